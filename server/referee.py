@@ -105,7 +105,8 @@ class Referee:
             record = self._settle(hand, number, button)
             if self.on_hand is not None:
                 self.on_hand(record)  # before anything else can fail: the hand is played
-            messages = [self._end_hand_message(hand, v).encode() for v in range(n)]
+            shown = [hand.showdown_text(s) for s in range(n)]
+            messages = [self._end_hand_message(hand, v, shown).encode() for v in range(n)]
             replies = yield None, "end_hand", messages
             words = [self._end_reply(v, replies[v], messages[v]) for v in range(n)]
 
@@ -262,12 +263,11 @@ class Referee:
         record.update(hand.record())
         return record
 
-    def _end_hand_message(self, hand: Hand, v: int) -> str:
+    def _end_hand_message(self, hand: Hand, v: int, shown: list[str]) -> str:
         n = self.players
-        shown = [hand.showdown_text(s) for s in self._order[v]]
         pots = " ".join(f"{amount},{(seat - v) % n}" for amount, seat in hand.pots)
         return (
-            f"end_hand\n{self._action_lines(hand, v)}Showdown: {','.join(shown)}\n"
+            f"end_hand\n{self._action_lines(hand, v)}Showdown: {','.join(rotate(shown, v))}\n"
             f"Pots: {pots}\n{hand.end_lines(v)}"
         )
 
@@ -286,6 +286,9 @@ class Referee:
 
     def _judge_money(self, seat: int, reply: bytes, message: bytes) -> None:
         expected = rotate(self.bankrolls, seat)
+        exact = f"Money: {join(expected)}".encode()
+        if reply == exact:
+            return
         line = reply[:-1] if reply.endswith(b"\r") else reply
         if _MONEY.fullmatch(line):
             if [int(v) for v in _NUMBER.findall(line)] == expected:

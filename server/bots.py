@@ -1,0 +1,90 @@
+"""Turning a bot argument from the command line into a command to start.
+
+A bot argument is a path to an executable (``bots/call_bot``), a Python file (``bots/x.py``,
+run under the server's own interpreter so it finds the same packages), or a quoted command line
+(``"python3 mybot.py --aggressive"``). Everything is checked before any bot starts, so a typo
+costs nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+
+
+class BotSpecError(ValueError):
+    """A bot argument that cannot be started; the message says what to do instead."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    #: What the user typed, used to name the bot in results and errors.
+    label: str
+    #: The argv to execute.
+    argv: tuple[str, ...]
+
+
+def parse_bot(arg: str) -> BotSpec:
+    """Check ``arg`` and return the command that starts it; BotSpecError if it cannot start."""
+    try:
+        words = shlex.split(arg)
+    except ValueError as exc:
+        raise BotSpecError(f"bot {arg!r}: cannot split the command line ({exc})") from None
+    if not words:
+        raise BotSpecError("an empty bot argument: give a path to a bot program")
+    program, rest = words[0], words[1:]
+    if program.endswith(".py"):
+        _check_file(program, arg, need_exec=False)
+        return BotSpec(arg, (sys.executable, program, *rest))
+    if os.sep in program or os.path.exists(program):
+        _check_file(program, arg, need_exec=True)
+        _check_interpreter(program, arg)
+        return BotSpec(arg, (program, *rest))
+    found = shutil.which(program)
+    if found is None:
+        raise BotSpecError(
+            f"bot {arg!r}: {program!r} is neither a file here nor a command on PATH"
+        )
+    return BotSpec(arg, (found, *rest))
+
+
+def _check_file(path: str, arg: str, *, need_exec: bool) -> None:
+    if not os.path.exists(path):
+        raise BotSpecError(f"bot {arg!r}: {path} does not exist")
+    if os.path.isdir(path):
+        raise BotSpecError(f"bot {arg!r}: {path} is a directory, not a program")
+    if not os.access(path, os.R_OK):
+        raise BotSpecError(f"bot {arg!r}: {path} is not readable")
+    if need_exec and not os.access(path, os.X_OK):
+        raise BotSpecError(
+            f"bot {arg!r}: {path} is not executable (chmod +x {shlex.quote(path)},"
+            " or name its interpreter, as in \"python3 mybot.py\")"
+        )
+
+
+def _check_interpreter(path: str, arg: str) -> None:
+    """A script whose ``#!`` interpreter is missing would fail only after the match starts."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except OSError as exc:
+        raise BotSpecError(f"bot {arg!r}: cannot read {path}: {exc.strerror}") from None
+    if not head.startswith(b"#!"):
+        return
+    words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+    if not words:
+        raise BotSpecError(f"bot {arg!r}: {path} has an empty #! line")
+    interpreter = words[0]
+    if os.path.basename(interpreter) == "env" and len(words) > 1:
+        name = next((w for w in words[1:] if not w.startswith("-")), None)
+        if name and shutil.which(name) is None:
+            raise BotSpecError(
+                f"bot {arg!r}: its #! line asks for {name!r}, which is not on PATH"
+            )
+    elif not os.access(interpreter, os.X_OK):
+        raise BotSpecError(
+            f"bot {arg!r}: its #! interpreter {interpreter} does not exist or is not executable"
+        )

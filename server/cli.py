@@ -1,0 +1,240 @@
+"""The ``pokerbots`` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .bots import BotSpecError, parse_bot
+from .games import GAME_NAMES
+from .match import MatchConfig, MatchSetupError, pick_cpu, prepare, run_prepared
+from .runner import Limits, stderr_tail
+
+#: Exit codes: 0 the match completed, 1 a bot broke the rules, 2 the command was wrong,
+#: 130 interrupted by Ctrl-C.
+EXIT_FAULT = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+def parse_fraction(text: str) -> tuple[int, int]:
+    """``a/b`` (or ``a,b``) with 0 <= a <= b, b > 0."""
+    for sep in "/,":
+        if sep in text:
+            a, _, b = text.partition(sep)
+            break
+    else:
+        raise click.BadParameter(f"{text!r} is not a fraction: write it as a/b, e.g. 1/1000")
+    try:
+        num, den = int(a), int(b)
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: both parts must be whole numbers, e.g. 1/1000") from None
+    if den <= 0 or not 0 <= num <= den:
+        raise click.BadParameter(f"{text!r} is not a probability: need 0 <= a <= b and b > 0")
+    return num, den
+
+
+def parse_pair(text: str, what: str) -> tuple[int, int]:
+    parts = text.replace(",", "/").split("/")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise click.BadParameter(f"{text!r}: write the {what} as two whole numbers, e.g. 5/10")
+    return int(parts[0]), int(parts[1])
+
+
+def parse_cpu(text: str) -> int | None:
+    if text == "auto":
+        return pick_cpu()
+    if text == "none":
+        return None
+    if text.isdigit():
+        return int(text)
+    raise click.BadParameter(f"{text!r}: give a CPU number, 'auto' or 'none'")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pokerbots")
+def main() -> None:
+    """Run matches between poker bots: programs in any language that play over stdin/stdout.
+
+    The protocol is in protocol/PROTOCOL.md. Start with:
+
+        pokerbots run bots/random_bot.py bots/call_bot.py bots/random_bot.py
+    """
+
+
+def game_options(func):
+    """The options that choose and shape the game, shared by every command that plays."""
+    options = [
+        click.option("--game", "-g", type=click.Choice(GAME_NAMES), default="kuhn",
+                     show_default=True, help="The game to play."),
+        click.option("--stack", type=click.IntRange(min=1), default=None,
+                     help="Hold'em: chips each player starts a hand with (default 200 big blinds)."),
+        click.option("--blinds", default=None, metavar="SB/BB",
+                     help="Hold'em: small and big blind (default 5/10)."),
+        click.option("--bet-sizes", default=None, metavar="SMALL/BIG",
+                     help="Limit Hold'em: small and big bet (default 10/20)."),
+        click.option("--stacks", "stack_mode", type=click.Choice(["reset", "carry"]),
+                     default="reset", show_default=True,
+                     help="Hold'em: reset stacks every hand (Doyle's game) or carry them, with REBUY."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def collect_game_options(game, stack, blinds, bet_sizes, stack_mode) -> dict:
+    holdem_only = {"--stack": stack, "--blinds": blinds, "--bet-sizes": bet_sizes,
+                   "--stacks carry": stack_mode == "carry" or None}
+    if game == "kuhn":
+        given = [name for name, value in holdem_only.items() if value is not None]
+        if given:
+            raise click.UsageError(f"{', '.join(given)} only apply to Hold'em (--game holdem-nl"
+                                   " or holdem-limit); Kuhn has an ante of 1 and no stacks")
+        return {}
+    options: dict = {}
+    if stack is not None:
+        options["stack"] = stack
+    if blinds is not None:
+        options["small_blind"], options["big_blind"] = parse_pair(blinds, "blinds")
+    if bet_sizes is not None:
+        if game != "holdem-limit":
+            raise click.UsageError("--bet-sizes applies to --game holdem-limit only")
+        options["small_bet"], options["big_bet"] = parse_pair(bet_sizes, "bet sizes")
+    if stack_mode == "carry":
+        options["carry"] = True
+    return options
+
+
+@main.command()
+@click.argument("bots", nargs=-1, required=True)
+@game_options
+@click.option("--hands", "-n", type=int, default=None,
+              help="Play exactly this many hands (the bots are told EndProb: 0,1).")
+@click.option("--end-prob", default="1/1000", show_default=True, metavar="A/B",
+              help="Chance that the round ends after each hand.")
+@click.option("--seed", type=int, default=None,
+              help="Make deals, first button and round end reproducible.")
+@click.option("--cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Play known cards: one deal per line (see PROTOCOL.md).")
+@click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=Path("logs"),
+              show_default=True, help="Folder that receives one folder per match.")
+@click.option("--reply-timeout", type=click.FloatRange(min=0, min_open=True), default=5.0,
+              show_default=True, help="Seconds a bot has for each reply.")
+@click.option("--startup-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
+              show_default=True, help="Seconds a bot has to start and answer init_round.")
+@click.option("--cpu", default="auto", show_default=True,
+              help="Pin the match (server and bots) to one CPU: a number, 'auto' or 'none'.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def run(bots, game, stack, blinds, bet_sizes, stack_mode, hands, end_prob, seed, cards, logs,
+        reply_timeout, startup_timeout, cpu, as_json):
+    """Play one round between BOTS, each a program path or a quoted command line.
+
+    A .py file runs under this Python. Two bots play heads-up; Kuhn takes 2 to 6 bots and
+    Hold'em 2 to 10. Exit code: 0 completed, 1 a bot broke the rules, 2 bad command line.
+    """
+    options = collect_game_options(game, stack, blinds, bet_sizes, stack_mode)
+    try:
+        specs = [parse_bot(b) for b in bots]
+    except BotSpecError as exc:
+        raise click.UsageError(str(exc)) from None
+    if hands is not None and hands < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--hands")
+    config = MatchConfig(
+        bots=specs, game=game, game_options=options, seed=seed, hands=hands,
+        end_prob=parse_fraction(end_prob), cards=cards, logs=logs,
+        limits=Limits(startup=startup_timeout, reply=reply_timeout), cpu=parse_cpu(cpu),
+    )
+    sys.exit(play_and_report(config, as_json=as_json))
+
+
+def play_and_report(config: MatchConfig, *, as_json: bool = False) -> int:
+    """Play ``config``, print the result or the error; return the exit code."""
+    progress = _Progress(config) if (sys.stdout.isatty() and not as_json) else None
+    try:
+        match = prepare(config, on_hand=progress.update if progress else None)
+    except MatchSetupError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        if progress:
+            with progress:
+                outcome = run_prepared(match)
+        else:
+            outcome = run_prepared(match)
+    except KeyboardInterrupt:
+        click.echo(f"Interrupted. Logs: {match.log.path}", err=True)
+        return EXIT_INTERRUPTED
+    summary = json.loads((match.log.path / "summary.json").read_text())
+    summary["logs"] = str(match.log.path)
+    summary["seconds"] = round(outcome.seconds, 3)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+    elif outcome.fault is None:
+        _print_table(config, outcome, match.log.path)
+    if outcome.fault is not None:
+        fault = outcome.fault
+        text = fault.paragraph(logs=str(match.log.path))
+        tail = stderr_tail(match.log.stderr_path(fault.seat))
+        if tail:
+            text += f"\nLast lines of its stderr:\n" + "\n".join("    " + t for t in tail.splitlines())
+        click.echo(text, err=True)
+        return EXIT_FAULT
+    return 0
+
+
+def _print_table(config: MatchConfig, outcome, path: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    hands = outcome.hands
+    table = Table(title=f"{config.game}: {hands} hands in {outcome.seconds:.2f} s"
+                        f" ({hands / outcome.seconds:,.0f} hands/s)" if outcome.seconds else None)
+    table.add_column("Seat", justify="right")
+    table.add_column("Bot")
+    table.add_column("Bankroll", justify="right")
+    table.add_column("Per hand", justify="right")
+    for seat, (spec, money) in enumerate(zip(config.bots, outcome.bankrolls)):
+        table.add_row(str(seat), spec.label, f"{money:+d}", f"{money / max(hands, 1):+.3f}")
+    console = Console()
+    console.print(table)
+    console.print(f"Logs: {path}")
+
+
+class _Progress:
+    """A live line on a terminal: hands played, hands per second, bankrolls."""
+
+    def __init__(self, config: MatchConfig) -> None:
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"),
+                                  TimeElapsedColumn(), transient=True)
+        self._task = self._progress.add_task("starting bots", total=config.hands)
+        self._labels = [b.label for b in config.bots]
+        self._started = time.monotonic()
+        self._next = 0.0
+
+    def __enter__(self):
+        self._progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self._progress.__exit__(*exc)
+
+    def update(self, record: dict) -> None:
+        now = time.monotonic()
+        if now < self._next:
+            return
+        self._next = now + 0.1
+        hands = record["hand"] + 1
+        rate = hands / max(now - self._started, 1e-9)
+        money = "  ".join(f"{m:+d}" for m in record["bankrolls"])
+        self._progress.update(self._task, completed=hands,
+                              description=f"hand {hands:,}  {rate:,.0f} hands/s  bankrolls {money}")
+
+
+if __name__ == "__main__":
+    main()

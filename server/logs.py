@@ -1,0 +1,105 @@
+"""The files a match leaves behind, one folder per match.
+
+``hands.txt``       readable hand history
+``hands.jsonl``     one JSON object per hand (cards, actions, pots, bankrolls)
+``seatN.in``        the exact bytes sent to seat N: ``./mybot < seatN.in`` replays what it saw
+``seatN.stderr``    what seat N wrote to stderr
+``summary.json``    the match: bots, options, result or error
+``timing.json``     wall-clock figures (the only file that differs between identical runs)
+
+Everything is written through buffers and flushed after every hand, so a failed or interrupted
+round keeps every completed hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+_WORDS = {"BET": "bets", "FOLD": "folds"}
+
+
+def new_match_dir(root: str | os.PathLike, stem: str) -> Path:
+    """Create a fresh folder under ``root`` named after the time and ``stem``."""
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    base = f"{time.strftime('%Y%m%d-%H%M%S')}-{stem}"
+    for i in range(1000):
+        path = root / (base if i == 0 else f"{base}-{i}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        return path
+    raise OSError(f"cannot create a new match folder under {root}")
+
+
+class MatchLog:
+    """Writes one match's logs into ``path``."""
+
+    def __init__(self, path: Path, labels: list[str]) -> None:
+        self.path = path
+        self.labels = labels
+        n = len(labels)
+        self.seat_in = [open(path / f"seat{s}.in", "wb") for s in range(n)]
+        self.hands_jsonl = open(path / "hands.jsonl", "w", encoding="utf-8")
+        self.hands_txt = open(path / "hands.txt", "w", encoding="utf-8")
+        self._files = [*self.seat_in, self.hands_jsonl, self.hands_txt]
+
+    def stderr_path(self, seat: int) -> Path:
+        return self.path / f"seat{seat}.stderr"
+
+    def hand(self, record: dict) -> None:
+        """Write one finished hand and flush every file (called by the referee's ``on_hand``)."""
+        self.hands_jsonl.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self.hands_txt.write(render_hand(record, self.labels))
+        self.flush()
+
+    def flush(self) -> None:
+        for f in self._files:
+            f.flush()
+
+    def write_summary(self, summary: dict, timing: dict) -> None:
+        self.flush()
+        _write_json(self.path / "summary.json", summary)
+        _write_json(self.path / "timing.json", timing)
+
+    def close(self) -> None:
+        for f in self._files:
+            f.close()
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def render_hand(record: dict, labels: list[str]) -> str:
+    """A hand as a person reads it."""
+    n = len(labels)
+    lines = [f"Hand {record['hand']}  (button: seat {record['button']})"]
+    board = record.get("board")
+    for s in range(n):
+        lines.append(f"  seat {s} {labels[s]}: {record['cards'][s]}")
+    street = -1
+    names = ("pre-flop", "flop", "turn", "river")
+    for seat, word, value, st in record["actions"]:
+        if board is not None and st != street:
+            street = st
+            shown = " ".join(board[: (0, 3, 4, 5)[st]])
+            lines.append(f"  -- {names[st]}" + (f" [{shown}]" if shown else ""))
+        lines.append(f"  seat {seat} {_WORDS.get(word, word)} ({value} in front)")
+    if board:
+        lines.append(f"  board: {' '.join(board)}")
+    for s, shown in enumerate(record["showdown"]):
+        if shown != "-":
+            lines.append(f"  seat {s} shows {shown}")
+    for amount, seat in record["pots"]:
+        lines.append(f"  seat {seat} wins {amount}")
+    results = ", ".join(f"{d:+d}" for d in record["deltas"])
+    bankrolls = ", ".join(str(b) for b in record["bankrolls"])
+    lines.append(f"  result: {results}; bankrolls: {bankrolls}")
+    return "\n".join(lines) + "\n\n"

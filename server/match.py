@@ -1,0 +1,191 @@
+"""One match from start to finish: options checked, bots started, round played, logs written.
+
+This is what ``pokerbots run`` (and everything else that plays a match) calls; the CLI only
+adds presentation.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from .bots import BotSpec
+from .games import make_game
+from .games.base import Deal, Game
+from .logs import MatchLog, new_match_dir
+from .referee import Referee
+from .runner import Limits, MatchOutcome, play
+
+
+class MatchSetupError(ValueError):
+    """Options that cannot make a match; the message says what to type instead."""
+
+
+@dataclass
+class MatchConfig:
+    bots: list[BotSpec]
+    game: str = "kuhn"
+    #: Game options (Hold'em: stack, small_blind, big_blind, small_bet, big_bet, carry).
+    game_options: dict = field(default_factory=dict)
+    seed: int | None = None
+    hands: int | None = None
+    end_prob: tuple[int, int] = (1, 1000)
+    cards: Path | None = None
+    logs: Path = Path("logs")
+    limits: Limits = field(default_factory=Limits)
+    #: CPU to pin the server and its bots to; None leaves scheduling to the system.
+    cpu: int | None = None
+
+
+@dataclass
+class PreparedMatch:
+    config: MatchConfig
+    game: Game
+    referee: Referee
+    log: MatchLog
+
+
+def read_cards(path: Path, game: Game) -> tuple[int | None, list[Deal]]:
+    """Parse a ``--cards`` file: an optional ``button: N`` line, then one deal per line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MatchSetupError(f"cannot read the cards file {path}: {exc}") from None
+    button = None
+    deals = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.lower().startswith("button:"):
+            if deals or button is not None:
+                raise MatchSetupError(f"{path}:{number}: 'button:' must come once, before the deals")
+            value = line.split(":", 1)[1].strip()
+            if not value.isdigit() or int(value) >= game.players:
+                raise MatchSetupError(
+                    f"{path}:{number}: the button must be a seat from 0 to {game.players - 1}"
+                )
+            button = int(value)
+            continue
+        try:
+            deals.append(game.parse_deal(line))
+        except ValueError as exc:
+            raise MatchSetupError(f"{path}:{number}: {exc}") from None
+    if not deals:
+        raise MatchSetupError(f"the cards file {path} holds no deal")
+    return button, deals
+
+
+def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) -> PreparedMatch:
+    """Check every option and create the log folder; nothing is started yet."""
+    try:
+        game = make_game(config.game, len(config.bots), **config.game_options)
+    except KeyError:
+        raise MatchSetupError(f"unknown game {config.game!r}") from None
+    except (TypeError, ValueError) as exc:
+        raise MatchSetupError(str(exc)) from None
+    a, b = config.end_prob
+    if not (0 <= a <= b and b > 0):
+        raise MatchSetupError(f"the end probability {a}/{b} is not between 0 and 1")
+    if config.hands is not None and config.hands < 1:
+        raise MatchSetupError("--hands must be at least 1")
+    if config.hands is None and a == 0:
+        raise MatchSetupError("with an end probability of 0 the round never ends: give --hands")
+    button, deals = (None, None)
+    if config.cards is not None:
+        button, deals = read_cards(config.cards, game)
+    rng = random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
+    hands = config.hands
+    if deals is not None and hands is None:
+        hands = len(deals)
+    try:
+        path = new_match_dir(config.logs, f"{config.game}-{len(config.bots)}p")
+    except OSError as exc:
+        raise MatchSetupError(f"cannot create a log folder under {config.logs}: {exc}") from None
+    log = MatchLog(path, [b.label for b in config.bots])
+
+    def record(hand: dict) -> None:
+        log.hand(hand)
+        if on_hand is not None:
+            on_hand(hand)
+
+    referee = Referee(game, rng, end_prob=config.end_prob, hands=hands, button=button,
+                      deals=deals, on_hand=record)
+    return PreparedMatch(config, game, referee, log)
+
+
+def run_prepared(match: PreparedMatch) -> MatchOutcome:
+    """Play the match and write its summary; the log folder is complete when this returns."""
+    config = match.config
+    previous = os.sched_getaffinity(0)
+    if config.cpu is not None:
+        _pin(config.cpu)
+    outcome: MatchOutcome | None = None
+    try:
+        outcome = trio.run(play, match.referee, config.bots, match.log, config.limits)
+    finally:
+        if config.cpu is not None:
+            os.sched_setaffinity(0, previous)
+        summary, timing = describe(match, outcome)
+        match.log.write_summary(summary, timing)
+        match.log.close()
+    return outcome
+
+
+def run_match(config: MatchConfig, on_hand=None) -> tuple[MatchOutcome, Path]:
+    """Prepare and play a match; returns the outcome and the log folder."""
+    match = prepare(config, on_hand)
+    return run_prepared(match), match.log.path
+
+
+def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, dict]:
+    """The summary (byte-identical between identical runs) and the timing figures."""
+    config = match.config
+    referee = match.referee
+    if outcome is None:
+        result, error = "interrupted", None
+    elif outcome.fault is not None:
+        result, error = "failed", outcome.fault.as_dict()
+    else:
+        result, error = "completed", None
+    summary = {
+        "result": result,
+        "game": config.game,
+        "game_options": config.game_options,
+        "bots": [b.label for b in config.bots],
+        "seed": config.seed,
+        "first_button": referee.button,
+        "end_prob": list(referee.end_prob),
+        "hands_played": referee.hands_played,
+        "bankrolls": list(referee.bankrolls),
+        "error": error,
+    }
+    timing = {}
+    if outcome is not None:
+        timing = {
+            "seconds": round(outcome.seconds, 6),
+            "hands_per_second": round(outcome.hands / outcome.seconds, 1) if outcome.seconds else None,
+            "bot_seconds": [round(t, 6) for t in outcome.time_used],
+        }
+    return summary, timing
+
+
+def pick_cpu() -> int:
+    """A CPU for a match: spread concurrent matches by process id over the allowed CPUs."""
+    allowed = sorted(os.sched_getaffinity(0))
+    return allowed[os.getpid() % len(allowed)]
+
+
+def _pin(cpu: int) -> None:
+    # Bots inherit the affinity. Server and bots take turns, so one CPU serves them all, and
+    # waking a process on the same CPU is far cheaper here than waking one on another.
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except OSError as exc:
+        raise MatchSetupError(f"cannot pin the match to CPU {cpu}: {exc.strerror}") from None
