@@ -25,6 +25,10 @@ class BotSpec:
     label: str
     #: The argv to execute.
     argv: tuple[str, ...]
+    #: File descriptors the bot inherits besides its pipes (a human seat gets the terminal).
+    pass_fds: tuple[int, ...] = ()
+    #: Seconds for each reply when this seat has its own limit (a person needs longer).
+    reply_limit: float | None = None
 
 
 def parse_bot(arg: str) -> BotSpec:

@@ -191,7 +191,7 @@ async def start_seat(index: int, spec: BotSpec, stderr_path: Path, env: dict, cw
         with open(stderr_path, "wb") as err:
             process = await trio.lowlevel.open_process(
                 list(spec.argv), stdin=to_bot_r, stdout=from_bot_w, stderr=err,
-                start_new_session=True, env=env, cwd=cwd,
+                start_new_session=True, env=env, cwd=cwd, pass_fds=spec.pass_fds,
             )
     except OSError as exc:
         for fd in (to_bot_r, to_bot_w, from_bot_r, from_bot_w):
@@ -252,11 +252,12 @@ async def _drive(referee: Referee, seats: list[Seat], limits: Limits) -> None:
                 # The hot path: one seat, one message. On one CPU the bot usually answers
                 # while os.write wakes it, so the reply is read without awaiting at all.
                 seat = seats[target]
+                limit = seat.spec.reply_limit or reply_limit
                 t0 = clock()
                 rest = seat.send_nowait(payload)
                 line = None if rest else seat.line_nowait()
                 if line is None:
-                    line = await _wait(seat, rest, payload, kind, t0, reply_limit)
+                    line = await _wait(seat, rest, payload, kind, t0, limit)
                 seat.time_used += clock() - t0
                 if seat.buffer:
                     seat.check_single(line, payload)
