@@ -199,9 +199,8 @@ def _print_table(config: MatchConfig, outcome, path: Path) -> None:
     table.add_column("Per hand", justify="right")
     for seat, (spec, money) in enumerate(zip(config.bots, outcome.bankrolls)):
         table.add_row(str(seat), spec.label, f"{money:+d}", f"{money / max(hands, 1):+.3f}")
-    console = Console()
-    console.print(table)
-    console.print(f"Logs: {path}")
+    Console().print(table)
+    click.echo(f"Logs: {path}")  # unwrapped, so it can be copied whatever the terminal width
 
 
 class _Progress:
@@ -234,6 +233,13 @@ class _Progress:
         money = "  ".join(f"{m:+d}" for m in record["bankrolls"])
         self._progress.update(self._task, completed=hands,
                               description=f"hand {hands:,}  {rate:,.0f} hands/s  bankrolls {money}")
+
+
+
+# Subcommands that live in their own modules (registered last: they import from this one).
+from .smoke import smoke as _smoke  # noqa: E402
+
+main.add_command(_smoke)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ class BotFault(Exception):
         self.received = received
         self.legal = legal
         self.bot = bot
+        #: The message kind the fault answered (``play``, ``end_hand``...), when known.
+        self.kind: str | None = None
 
     def __str__(self) -> str:
         return self.paragraph()

@@ -66,6 +66,7 @@ class Referee:
         #: Number of the hand being played (None before the first and after the last).
         self.hand_number: int | None = None
         self._order = [rotate(list(range(n)), v) for v in range(n)]
+        self._hand: Hand | None = None
 
     # -- the round -------------------------------------------------------------------------
 
@@ -92,7 +93,7 @@ class Referee:
             if deal is None:
                 break
             self.hand_number = number
-            hand = game.new_hand(button, deal)
+            self._hand = hand = game.new_hand(button, deal)
             messages = [
                 f"init_hand\nHand: {number}\nCards: {hand.hole_text(v)}\n".encode()
                 for v in range(n)
@@ -132,6 +133,14 @@ class Referee:
         ]
         replies = yield None, "end_round", messages
         self._expect_all(replies, GOODBYE.encode(), messages)
+
+    def expected(self, seat: int, kind: str) -> str:
+        """What ``seat`` may answer to the ``kind`` message just sent (for error reports)."""
+        if kind == "play" and self._hand is not None and self._hand.to_act == seat:
+            return self._hand.legal().describe()
+        if kind == "end_action":
+            return f"Money: {join(rotate(self.bankrolls, seat))}"
+        return {"end_hand": "OK or REBUY", "end_round": GOODBYE}.get(kind, "READY")
 
     def _next_deal(self):
         if self._deals is not None:
@@ -194,13 +203,13 @@ class Referee:
         legal = hand.legal()
         line = reply[:-1] if reply.endswith(b"\r") else reply
         word, _, number = line.partition(b" ")
+        if word != b"BET" and word != b"FOLD":
+            raise self._fault(seat, self._bad_word(word, line), message, reply, legal)
         if not (number.isdigit() and len(number) <= _MAX_DIGITS) or (
             number[:1] == b"0" and len(number) > 1
         ):
-            if word in (b"BET", b"FOLD", b"PASS") and number:
-                why = f"{number.decode('utf-8', 'replace')!r} is not a whole number of chips"
-            else:
-                why = "the reply must be BET <value> or FOLD <value>"
+            why = (f"{number.decode('utf-8', 'replace')!r} is not a whole number of chips"
+                   if number else f"{word.decode()} needs a value: the money in front")
             raise self._fault(seat, why, message, reply, legal)
         value = int(number)
         try:
@@ -212,22 +221,27 @@ class Referee:
                 else:
                     raise IllegalMove(self._bad_bet(value, legal))
                 return "BET", value
-            if word == b"FOLD":
-                if not legal.fold:
-                    raise IllegalMove("folding is not allowed when checking is free")
-                if value != legal.front:
-                    raise IllegalMove(
-                        f"FOLD must state the money in front, {legal.front}, not {value}"
-                    )
-                hand.fold()
-                return "FOLD", value
+            if not legal.fold:
+                raise IllegalMove("folding is not allowed when checking is free")
+            if value != legal.front:
+                raise IllegalMove(f"FOLD must state the money in front, {legal.front}, not {value}")
+            hand.fold()
+            return "FOLD", value
         except IllegalMove as exc:
             raise self._fault(seat, str(exc), message, reply, legal) from None
+
+    @staticmethod
+    def _bad_word(word: bytes, line: bytes) -> str:
         if word == b"PASS":
-            why = "PASS is only for a player who cannot act, and this bot was asked to act"
-        else:
-            why = f"unknown action {word.decode('utf-8', 'replace')!r}"
-        raise self._fault(seat, why, message, reply, legal)
+            return "PASS is only for a player who cannot act, and this bot was asked to act"
+        if not line:
+            return "an empty line where an action was due"
+        if not word:
+            return "the reply starts with a space"
+        why = f"unknown action {word.decode('utf-8', 'replace')!r}"
+        if word.upper() in (b"BET", b"FOLD", b"PASS"):
+            return why + " (actions are in capitals: BET, FOLD)"
+        return why + "; the reply must be BET <value> or FOLD <value>"
 
     @staticmethod
     def _bad_bet(value: int, legal: Legal) -> str:

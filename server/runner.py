@@ -46,12 +46,16 @@ class Seat:
         self.wfd = wfd
         self.rfd = rfd
         self.buffer = bytearray()
+        #: The kind of the last message sent (``play``, ``end_hand``...), for error reports.
+        self.kind: str | None = None
         #: Seconds spent waiting for this bot's replies.
         self.time_used = 0.0
         self.sent_log = None  # binary file: the exact bytes sent
 
     def fault(self, reason: str, **kw) -> BotFault:
-        return BotFault(self.index, reason, bot=self.spec.label, **kw)
+        fault = BotFault(self.index, reason, bot=self.spec.label, **kw)
+        fault.kind = self.kind
+        return fault
 
     def send_nowait(self, data: bytes) -> bytes:
         """Write what the pipe takes now; return the rest (usually nothing)."""
@@ -223,6 +227,8 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
         fault.bot = specs[fault.seat].label
         if fault.hand is None:
             fault.hand = referee.hand_number
+        if fault.legal is None and fault.kind is not None:
+            fault.legal = referee.expected(fault.seat, fault.kind)
     finally:
         for seat in seats:
             seat.kill()
@@ -260,6 +266,7 @@ async def _drive(referee: Referee, seats: list[Seat], limits: Limits) -> None:
                     line = await _wait(seat, rest, payload, kind, t0, limit)
                 seat.time_used += clock() - t0
                 if seat.buffer:
+                    seat.kind = kind
                     seat.check_single(line, payload)
                 target, kind, payload = send(line)
             else:
@@ -272,6 +279,7 @@ async def _drive(referee: Referee, seats: list[Seat], limits: Limits) -> None:
                     if line is None:
                         line = await _wait(seat, rest, message, kind, t0, limit)
                     if seat.buffer:
+                        seat.kind = kind
                         seat.check_single(line, message)
                     replies.append(line)
                 t1 = clock()
@@ -289,6 +297,7 @@ async def _drive(referee: Referee, seats: list[Seat], limits: Limits) -> None:
 async def _wait(seat: Seat, rest: bytes, message: bytes, kind: str, t0: float,
                 limit: float) -> bytes:
     """The slow path: finish the write and wait for the reply, within ``limit`` of ``t0``."""
+    seat.kind = kind
     deadline = trio.current_time() + limit - (time.perf_counter() - t0)
     if rest:
         await seat.send_rest(rest, deadline, message, kind)
