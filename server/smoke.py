@@ -1,0 +1,356 @@
+"""``pokerbots smoke BOT``: short matches against random bots, made for CI.
+
+BOT plays every seat position at tables of several sizes, a few short rounds each with
+different (fixed) seeds, against the random bot that ships with the package
+(:mod:`pokerbots.server.smoke_random`). One line per match; a failure prints the server's
+whole error paragraph and the path of the failing seat's transcript (``seatN.in``), which
+``./mybot < seatN.in`` replays without a server.
+
+Exit code: 0 every match passed, 1 BOT broke a rule in at least one, 2 bad command line,
+3 the smoke run itself went wrong (an opponent failed, which is a bug in pokerbots).
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import tempfile
+import time
+import traceback
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from .bots import BotSpec, BotSpecError, parse_bot
+from .games import GAME_NAMES, game_class
+from .match import MatchConfig, MatchSetupError, prepare, run_prepared
+from .runner import Limits, stderr_tail
+
+EXIT_FAULT = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+#: Table sizes played by default (each capped to what the game allows).
+DEFAULT_PLAYERS = (2, 3, 6)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One smoke match: BOT in ``seat`` of a ``players``-seat table of ``game``."""
+
+    game: str
+    players: int
+    seat: int
+    seed: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.game} {self.players}p seat {self.seat} seed {self.seed}"
+
+
+@dataclass
+class Result:
+    case: Case
+    passed: bool
+    seconds: float = 0.0
+    hands: int = 0
+    bankroll: int = 0
+    logs: Path | None = None
+    #: Why it failed: the fault paragraph (with transcript path and stderr tail).
+    report: str = ""
+    reason: str = ""
+    #: True when an opponent or the server failed rather than BOT.
+    internal: bool = False
+    command: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def available_games() -> list[str]:
+    """The games this installation can deal (a game whose module is missing is skipped)."""
+    names = []
+    for name in GAME_NAMES:
+        try:
+            game_class(name)
+        except ImportError:
+            continue
+        names.append(name)
+    return names
+
+
+def plan(games: list[str], players: list[int] | None, rounds: int, seed: int) -> list[Case]:
+    """Every case: each game, each table size it allows, each seat, ``rounds`` seeds."""
+    cases = []
+    number = 0
+    for game in games:
+        cls = game_class(game)
+        sizes = players or [p for p in DEFAULT_PLAYERS if p <= cls.max_players]
+        for n in sizes:
+            for seat in range(n):
+                for _ in range(rounds):
+                    cases.append(Case(game, n, seat, seed + number))
+                    number += 1
+    return cases
+
+
+def opponent_spec(seed: int, command: str | None) -> BotSpec:
+    if command is not None:
+        spec = parse_bot(command)
+        return BotSpec(spec.label, spec.argv)
+    argv = (sys.executable, "-m", "pokerbots.server.smoke_random", "--seed", str(seed))
+    return BotSpec("random", argv)
+
+
+def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits,
+             game_options: dict, opponent: str | None = None) -> Result:
+    """Play one smoke match and judge it."""
+    specs = [
+        bot if s == case.seat else opponent_spec(case.seed * 16 + s, opponent)
+        for s in range(case.players)
+    ]
+    config = MatchConfig(bots=specs, game=case.game, game_options=game_options, seed=case.seed,
+                         hands=hands, logs=logs, limits=limits, cpu=None)
+    result = Result(case, passed=False, command=_reproduce(case, specs, hands, game_options))
+    started = time.perf_counter()
+    match = prepare(config)
+    result.logs = match.log.path
+    try:
+        outcome = run_prepared(match)
+    except Exception:  # a bug in the server, not the bot: say so loudly
+        result.internal = True
+        result.reason = "the server failed"
+        result.report = traceback.format_exc()
+        return result
+    result.seconds = time.perf_counter() - started
+    result.hands = outcome.hands
+    result.bankroll = outcome.bankrolls[case.seat] if outcome.bankrolls else 0
+    fault = outcome.fault
+    if fault is None:
+        result.passed = True
+        return result
+    result.internal = fault.seat != case.seat
+    result.reason = fault.reason
+    text = fault.paragraph(logs=str(match.log.path))
+    text += f"\nTranscript of seat {fault.seat}: {match.log.path / f'seat{fault.seat}.in'}"
+    text += f"\nIts stderr: {match.log.stderr_path(fault.seat)}"
+    tail = stderr_tail(match.log.stderr_path(fault.seat))
+    if tail:
+        text += "\nLast lines of its stderr:\n" + "\n".join("    " + t for t in tail.splitlines())
+    if result.internal:
+        text = ("The random opponent failed, not the bot under test: this is a bug in"
+                " pokerbots.\n" + text)
+    result.report = text
+    return result
+
+
+def _reproduce(case: Case, specs: list[BotSpec], hands: int, game_options: dict) -> str:
+    bots = [s.label if s.label != "random" else shlex.join(s.argv) for s in specs]
+    words = " ".join(shlex.quote(b) for b in bots)
+    extra = f" --game {case.game}" if case.game != "kuhn" else ""
+    return f"pokerbots run {words}{extra} --hands {hands} --seed {case.seed}"
+
+
+def format_line(result: Result) -> str:
+    case = result.case
+    head = f"{case.game:<12} {case.players}p  seat {case.seat}  seed {case.seed:<4}"
+    if result.passed:
+        return (f"PASS  {head}  {result.hands:>4} hands  bankroll {result.bankroll:+6d}"
+                f"  {result.seconds:5.2f} s")
+    word = "ERROR" if result.internal else "FAIL"
+    return f"{word:<5} {head}  {result.reason}"
+
+
+def write_junit(results: list[Result], path: Path, bot_label: str, seconds: float) -> None:
+    """A JUnit XML report: one test suite per game, one test case per match."""
+    root = ET.Element("testsuites", name=f"pokerbots smoke {bot_label}",
+                      tests=str(len(results)),
+                      failures=str(sum(not r.passed and not r.internal for r in results)),
+                      errors=str(sum(r.internal for r in results)), time=f"{seconds:.3f}")
+    games: dict[str, list[Result]] = {}
+    for r in results:
+        games.setdefault(r.case.game, []).append(r)
+    for game, group in games.items():
+        suite = ET.SubElement(
+            root, "testsuite", name=f"smoke {game}", tests=str(len(group)),
+            failures=str(sum(not r.passed and not r.internal for r in group)),
+            errors=str(sum(r.internal for r in group)),
+            time=f"{sum(r.seconds for r in group):.3f}",
+        )
+        for r in group:
+            c = r.case
+            case = ET.SubElement(suite, "testcase", classname=f"smoke.{c.game}.{c.players}p",
+                                 name=f"seat {c.seat} seed {c.seed}", time=f"{r.seconds:.3f}")
+            if not r.passed:
+                tag = "error" if r.internal else "failure"
+                node = ET.SubElement(case, tag, message=r.reason,
+                                     type="InternalError" if r.internal else "BotFault")
+                node.text = r.report
+            out = ET.SubElement(case, "system-out")
+            out.text = f"Logs: {r.logs}\nReproduce: {r.command}\n"
+    tree = ET.ElementTree(root)
+    ET.indent(tree)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tree.write(path, encoding="utf-8", xml_declaration=True)
+
+
+def parse_players(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        values = sorted({int(v) for v in text.replace(" ", "").split(",") if v})
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: give table sizes as numbers, e.g. 2,3",
+                                 param_hint="--players") from None
+    if not values:
+        raise click.BadParameter("give at least one table size, e.g. 2,3", param_hint="--players")
+    return values
+
+
+def smoke_options(func):
+    from .cli import game_options  # the shared Hold'em options (cli imports this module last)
+
+    options = [
+        click.argument("bot"),
+        click.option("--game", "-g", "game_name", type=click.Choice([*GAME_NAMES, "all"]),
+                     default="kuhn", show_default=True, help="Game to test, or 'all'."),
+        click.option("--players", "-p", metavar="N,N,...", default=None,
+                     help="Table sizes to play [default: 2,3,6, capped to what the game allows]."),
+        click.option("--rounds", "-r", type=click.IntRange(min=1), default=2, show_default=True,
+                     help="Rounds (different seeds) for each table size and seat."),
+        click.option("--hands", "-n", type=click.IntRange(min=1), default=30, show_default=True,
+                     help="Hands in each round."),
+        click.option("--seed", type=int, default=1, show_default=True,
+                     help="Seed of the first round; the others count up from it."),
+        click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=None,
+                     help="Folder for the match logs [default: a new temporary folder]."),
+        click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path),
+                     default=None, help="Also write a JUnit XML report to this file."),
+        click.option("--reply-timeout", type=click.FloatRange(min=0, min_open=True), default=5.0,
+                     show_default=True, help="Seconds the bot has for each reply."),
+        click.option("--startup-timeout", type=click.FloatRange(min=0, min_open=True),
+                     default=10.0, show_default=True,
+                     help="Seconds the bot has to start and answer init_round."),
+        click.option("--exitfirst", "-x", is_flag=True, help="Stop at the first failure."),
+        click.option("--opponent", default=None, metavar="BOT",
+                     help="Play against this bot instead of the built-in random bot."),
+    ]
+    # --game is our own (it takes 'all'); keep the Hold'em shaping options of `run`.
+    func = game_options(func)
+    for p in func.__click_params__[:]:
+        if p.name == "game":
+            func.__click_params__.remove(p)
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@click.command()
+@smoke_options
+def smoke(bot, game_name, players, rounds, hands, seed, logs, junit_xml, reply_timeout,
+          startup_timeout, exitfirst, opponent, stack, blinds, bet_sizes, stack_mode, **_):
+    """Check that BOT plays by the rules: short matches against random bots.
+
+    BOT takes every seat at tables of 2, 3 and 6 players (as the game allows), for a few
+    rounds of 30 hands with fixed seeds. One line per match; a failure prints the server's
+    error and the path of the bot's transcript, which `./mybot < seatN.in` replays.
+
+    Exit code: 0 all passed, 1 the bot broke a rule, 2 bad command line, 3 internal error.
+    """
+    from .cli import collect_game_options
+
+    try:
+        spec = parse_bot(bot)
+    except BotSpecError as exc:
+        raise click.UsageError(str(exc)) from None
+    games = available_games() if game_name == "all" else [game_name]
+    if game_name != "all" and game_name not in available_games():
+        raise click.UsageError(f"the game {game_name} is not available in this installation")
+    sizes = parse_players(players)
+    options = {}
+    for g in games:
+        if g == "kuhn" and game_name == "all":
+            options[g] = {}
+        elif g == "holdem-nl" and game_name == "all":
+            options[g] = collect_game_options(g, stack, blinds, None, stack_mode)
+        else:
+            options[g] = collect_game_options(g, stack, blinds, bet_sizes, stack_mode)
+        if sizes:
+            cls = game_class(g)
+            bad = [n for n in sizes if not cls.min_players <= n <= cls.max_players]
+            if bad:
+                raise click.BadParameter(
+                    f"{g} is played by {cls.min_players} to {cls.max_players} players,"
+                    f" not {', '.join(map(str, bad))}", param_hint="--players")
+    if opponent is not None:
+        try:
+            parse_bot(opponent)
+        except BotSpecError as exc:
+            raise click.UsageError(str(exc)) from None
+    if logs is None:
+        logs = Path(tempfile.mkdtemp(prefix="pokerbots-smoke-"))
+    cases = plan(games, sizes, rounds, seed)
+    limits = Limits(startup=startup_timeout, reply=reply_timeout)
+    sys.exit(run_all(cases, spec, hands=hands, logs=logs, limits=limits, options=options,
+                     opponent=opponent, junit_xml=junit_xml, exitfirst=exitfirst))
+
+
+def run_all(cases, spec, *, hands, logs, limits, options, opponent, junit_xml, exitfirst) -> int:
+    tty = sys.stdout.isatty()
+    click.echo(f"Smoke-testing {spec.label}: {len(cases)} matches of {hands} hands"
+               f" against random bots. Logs: {logs}")
+    results: list[Result] = []
+    started = time.perf_counter()
+    status = None
+    if tty:
+        from rich.console import Console
+
+        status = Console(stderr=True).status("")
+        status.start()
+    try:
+        for case in cases:
+            if status is not None:
+                status.update(f"playing {case.name}")
+            try:
+                result = run_case(case, spec, hands=hands, logs=logs, limits=limits,
+                                  game_options=options[case.game], opponent=opponent)
+            except MatchSetupError as exc:
+                raise click.UsageError(str(exc)) from None
+            results.append(result)
+            if status is not None:
+                status.stop()
+            click.echo(format_line(result))
+            if not result.passed:
+                click.echo("\n" + _indent(result.report) + "\n")
+                click.echo(_indent(f"Reproduce: {result.command}") + "\n")
+            if status is not None:
+                status.start()
+            if exitfirst and not result.passed:
+                break
+    except KeyboardInterrupt:
+        click.echo(f"Interrupted. Logs: {logs}", err=True)
+        return 130
+    finally:
+        if status is not None:
+            status.stop()
+    seconds = time.perf_counter() - started
+    failed = [r for r in results if not r.passed and not r.internal]
+    errors = [r for r in results if r.internal]
+    summary = f"{len(results)} matches in {seconds:.1f} s: {len(results) - len(failed) - len(errors)} passed"
+    if failed:
+        summary += f", {len(failed)} failed"
+    if errors:
+        summary += f", {len(errors)} internal errors"
+    if len(results) < len(cases):
+        summary += f", {len(cases) - len(results)} not played (--exitfirst)"
+    click.echo(summary)
+    if junit_xml is not None:
+        write_junit(results, junit_xml, spec.label, seconds)
+        click.echo(f"JUnit report: {junit_xml}")
+    if errors:
+        return EXIT_INTERNAL
+    return EXIT_FAULT if failed else 0
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line if line else line for line in text.splitlines())
