@@ -277,7 +277,9 @@ async def _drive(referee: Referee, seats: list[Seat], limits: Limits) -> None:
                 for seat, message, rest in zip(seats, payload, rests):
                     line = None if rest else seat.line_nowait()
                     if line is None:
-                        line = await _wait(seat, rest, message, kind, t0, limit)
+                        # A seat with its own limit (a person at the terminal) keeps it here too.
+                        line = await _wait(seat, rest, message, kind, t0,
+                                           seat.spec.reply_limit or limit)
                     if seat.buffer:
                         seat.kind = kind
                         seat.check_single(line, message)
