@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 _WORDS = {"BET": "bets", "FOLD": "folds"}
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
 
 
 def new_match_dir(root: str | os.PathLike, stem: str) -> Path:
@@ -53,7 +54,7 @@ class MatchLog:
 
     def hand(self, record: dict) -> None:
         """Write one finished hand and flush every file (called by the referee's ``on_hand``)."""
-        self.hands_jsonl.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self.hands_jsonl.write(_COMPACT_JSON.encode(record) + "\n")
         self.hands_txt.write(render_hand(record, self.labels))
         self.flush()
 
