@@ -12,6 +12,7 @@ import click
 from . import __version__
 from .bots import BotSpecError, parse_bot
 from .games import GAME_NAMES
+from .human import explain, is_human, parse_seats
 from .match import MatchConfig, MatchSetupError, pick_cpu, prepare, run_prepared
 from .runner import Limits, stderr_tail
 
@@ -134,12 +135,13 @@ def run(bots, game, stack, blinds, bet_sizes, stack_mode, hands, end_prob, seed,
         reply_timeout, startup_timeout, cpu, as_json):
     """Play one round between BOTS, each a program path or a quoted command line.
 
-    A .py file runs under this Python. Two bots play heads-up; Kuhn takes 2 to 6 bots and
-    Hold'em 2 to 10. Exit code: 0 completed, 1 a bot broke the rules, 2 bad command line.
+    A .py file runs under this Python. A BOT of - (or human) is you: that seat is this
+    terminal, where you read the server's messages and type the replies. Two bots play
+    heads-up; Kuhn takes 2 to 6 bots and Hold'em 2 to 10. Exit code: 0 completed, 1 a bot broke the rules, 2 bad command line.
     """
     options = collect_game_options(game, stack, blinds, bet_sizes, stack_mode)
     try:
-        specs = [parse_bot(b) for b in bots]
+        specs = parse_seats(bots)
     except BotSpecError as exc:
         raise click.UsageError(str(exc)) from None
     if hands is not None and hands < 1:
@@ -154,7 +156,8 @@ def run(bots, game, stack, blinds, bet_sizes, stack_mode, hands, end_prob, seed,
 
 def play_and_report(config: MatchConfig, *, as_json: bool = False) -> int:
     """Play ``config``, print the result or the error; return the exit code."""
-    progress = _Progress(config) if (sys.stdout.isatty() and not as_json) else None
+    human = any(map(is_human, config.bots))  # a person plays on this terminal: no progress line
+    progress = _Progress(config) if (sys.stdout.isatty() and not as_json and not human) else None
     try:
         match = prepare(config, on_hand=progress.update if progress else None)
     except MatchSetupError as exc:
@@ -177,6 +180,8 @@ def play_and_report(config: MatchConfig, *, as_json: bool = False) -> int:
         _print_table(config, outcome, match.log.path)
     if outcome.fault is not None:
         fault = outcome.fault
+        if is_human(config.bots[fault.seat]):
+            fault.reason = explain(fault.reason)
         text = fault.paragraph(logs=str(match.log.path))
         tail = stderr_tail(match.log.stderr_path(fault.seat))
         if tail:

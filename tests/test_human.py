@@ -1,0 +1,147 @@
+"""A person as a seat (`pokerbots run BOT -`), played through a pseudo-terminal with pexpect."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))
+OPPONENT = f"{sys.executable} -m pokerbots.server.smoke_random --seed 4"
+
+# The relay's hints (on the terminal's stderr) end with the exact reply to type.
+REPLY = r"# Reply: ([^\r\n\x1b]+)"
+CHOICE = r"# Reply one of: ([A-Z]+ \d+)"
+
+
+def spawn(tmp_path: Path, *args: str, hands: int = 3):
+    command = [POKERBOTS, "run", OPPONENT, "-", "--hands", str(hands), "--seed", "11",
+               "--logs", str(tmp_path), *args]
+    child = pexpect.spawn(shlex.join(command), encoding="utf-8", timeout=10,
+                          dimensions=(50, 120))
+    return child
+
+
+def only_log(tmp_path: Path) -> Path:
+    (path,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    return path
+
+
+def test_person_plays_whole_hands(tmp_path):
+    child = spawn(tmp_path, hands=3)
+    seen_play = 0
+    while True:
+        i = child.expect([REPLY, CHOICE, pexpect.EOF])
+        if i == 2:
+            break
+        if i == 1:
+            seen_play += 1
+            # The server's own lines are shown verbatim before the hint.
+            assert "play\r\nAction: " in child.before
+        child.sendline(child.match.group(1))
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert seen_play >= 3
+    assert "you, at the terminal" in child.before
+    summary = json.loads((only_log(tmp_path) / "summary.json").read_text())
+    assert summary["result"] == "completed"
+    assert summary["hands_played"] == 3
+    # The seat's transcript is exactly what the person was shown.
+    transcript = (only_log(tmp_path) / "seat1.in").read_text()
+    assert transcript.startswith("init_round\nMoney: 0,0\n")
+    assert transcript.count("init_hand\n") == 3
+
+
+def test_hints_describe_the_hand(tmp_path):
+    child = spawn(tmp_path, hands=1)
+    child.expect(REPLY)
+    assert "init_round\r\nMoney: 0,0\r\nBlinds: 1,1\r\n" in child.before
+    assert "you are player 0" in child.before
+    child.sendline("READY")
+    child.expect(r"you hold ([JQK])\.")
+    card = child.match.group(1)
+    child.expect(REPLY)
+    child.sendline("READY")
+    child.expect(CHOICE)
+    assert f"You hold {card}; pot " in child.before
+    assert "to call" in child.before
+    child.sendintr()  # Ctrl-C: the server stops the round and keeps the logs
+    child.expect("Interrupted. Logs: ")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+
+
+def test_wrong_reply_gets_the_servers_error(tmp_path):
+    child = spawn(tmp_path)
+    child.expect(REPLY)
+    child.sendline("READY")
+    child.expect(REPLY)
+    child.sendline("READY")
+    child.expect(CHOICE)
+    child.sendline("BET 7")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    text = child.before.replace("\r\n", "\n")
+    assert "Bot at seat 1 (you, at the terminal) failed in hand 0: BET 7" in text
+    assert "The bot replied: 'BET 7'" in text
+    assert "Legal replies were: BET " in text
+    summary = json.loads((only_log(tmp_path) / "summary.json").read_text())
+    assert summary["result"] == "failed"
+    assert summary["error"]["seat"] == 1
+
+
+def test_lowercase_reply_is_refused_like_a_bots(tmp_path):
+    child = spawn(tmp_path)
+    child.expect(REPLY)
+    child.sendline("ready")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert "failed before the first hand: expected 'READY'" in child.before
+
+
+def test_ctrl_d_leaves_the_table(tmp_path):
+    child = spawn(tmp_path)
+    child.expect(REPLY)
+    child.sendline("READY")
+    child.expect(REPLY)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    text = child.before.replace("\r\n", "\n")
+    assert "end of input: you leave the table" in text
+    assert ("Bot at seat 1 (you, at the terminal) failed in hand 0: you ended the input"
+            " (Ctrl-D) instead of replying") in text
+    assert "Traceback" not in text
+
+
+def test_only_one_seat_can_be_the_terminal(tmp_path):
+    child = pexpect.spawn(shlex.join([POKERBOTS, "run", "-", "human", "--logs", str(tmp_path)]),
+                          encoding="utf-8", timeout=10)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert "only one seat can be the terminal" in child.before
+
+
+def test_piped_replies_work_without_hints(tmp_path):
+    """With stdin a pipe the seat reads scripted replies; no hints when stderr is not a tty."""
+    import subprocess
+
+    replies = "READY\nREADY\n"
+    proc = subprocess.run([POKERBOTS, "run", OPPONENT, "-", "--hands", "1", "--seed", "11",
+                           "--logs", str(tmp_path)], input=replies, capture_output=True,
+                          text=True, timeout=20)
+    assert proc.stdout.startswith("init_round\nMoney: 0,0\n")
+    assert "# Reply" not in proc.stdout + proc.stderr
+    # The scripted replies run out at the first decision: that is the end of input.
+    assert proc.returncode == 1
+    assert "you ended the input (Ctrl-D)" in proc.stderr
