@@ -94,11 +94,13 @@ def plan(games: list[str], players: list[int] | None, rounds: int, seed: int) ->
     return cases
 
 
-def opponent_spec(seed: int, command: str | None) -> BotSpec:
+def opponent_spec(seed: int, command: str | None, game_options: dict | None = None) -> BotSpec:
     if command is not None:
         spec = parse_bot(command)
         return BotSpec(spec.label, spec.argv)
     argv = (sys.executable, "-m", "pokerbots.server.smoke_random", "--seed", str(seed))
+    if (game_options or {}).get("carry"):
+        argv += ("--carry",)  # it must know to REBUY when broke: no message says the mode
     return BotSpec("random", argv)
 
 
@@ -106,7 +108,7 @@ def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits
              game_options: dict, opponent: str | None = None) -> Result:
     """Play one smoke match and judge it."""
     specs = [
-        bot if s == case.seat else opponent_spec(case.seed * 16 + s, opponent)
+        bot if s == case.seat else opponent_spec(case.seed * 16 + s, opponent, game_options)
         for s in range(case.players)
     ]
     config = MatchConfig(bots=specs, game=case.game, game_options=game_options, seed=case.seed,
@@ -148,6 +150,15 @@ def _reproduce(case: Case, specs: list[BotSpec], hands: int, game_options: dict)
     bots = [s.label if s.label != "random" else shlex.join(s.argv) for s in specs]
     words = " ".join(shlex.quote(b) for b in bots)
     extra = f" --game {case.game}" if case.game != "kuhn" else ""
+    o = game_options
+    if "stack" in o:
+        extra += f" --stack {o['stack']}"
+    if "small_blind" in o:
+        extra += f" --blinds {o['small_blind']}/{o['big_blind']}"
+    if "small_bet" in o:
+        extra += f" --bet-sizes {o['small_bet']}/{o['big_bet']}"
+    if o.get("carry"):
+        extra += " --stacks carry"
     return f"pokerbots run {words}{extra} --hands {hands} --seed {case.seed}"
 
 

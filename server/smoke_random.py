@@ -11,25 +11,45 @@ Run it as ``python -m pokerbots.server.smoke_random [--seed N]``.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 
 from pokerbots.protocol import GOODBYE
 
 
+def _fronts(lines: list[str]) -> list[int]:
+    return [int(line.rsplit(" ", 1)[1]) for line in lines if line.startswith("Action: ")]
+
+
+def _field(lines: list[str], name: str) -> str | None:
+    prefix = name + ": "
+    return next((line[len(prefix):] for line in lines if line.startswith(prefix)), None)
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(v) for v in text.split(",")]
+
+
 def legal_choices(lines: list[str]) -> list[str]:
-    """The legal replies to a ``play`` message (its lines, ``play`` first)."""
-    fronts = [int(line.rsplit(" ", 1)[1]) for line in lines if line.startswith("Action: ")]
+    """The legal replies to a ``play`` message (its lines, ``play`` first).
+
+    A raise is one random amount from the Hold'em ``Raise: <min>,<max>`` range.
+    """
+    fronts = _fronts(lines)
     mine = fronts[0]
     top = max(fronts)
-    choices = [f"BET {top}"]
-    raise_line = next((line for line in lines if line.startswith("Raise: ")), None)
-    if raise_line is not None:
-        # Hold'em states the raise range: "Raise: <min>,<max>" (absent when no raise is legal).
-        low, _, high = raise_line.split(" ", 1)[1].partition(",")
-        low, high = int(low), int(high or low)
-        choices.append(f"BET {random.randint(low, high) if high > low else low}")
-    elif top == mine == 1 and not any(line.startswith(("Board:", "Stacks:")) for line in lines):
+    stacks = _field(lines, "Stacks")
+    raise_range = _field(lines, "Raise")
+    call = top
+    if stacks is not None:
+        call = min(top, mine + _numbers(stacks)[0])  # all in for less than a full call
+    choices = [f"BET {call}"]
+    if raise_range is not None:
+        if raise_range != "-":
+            low, high = _numbers(raise_range)
+            choices.append(f"BET {random.randint(low, high)}")
+    elif top == mine == 1:
         choices.append("BET 2")  # Kuhn: nobody has bet yet
     if top > mine:
         choices.append(f"FOLD {mine}")
@@ -37,70 +57,126 @@ def legal_choices(lines: list[str]) -> list[str]:
 
 
 class Bankrolls:
-    """Everyone's bankroll, as this seat sees the table (itself first)."""
+    """Everyone's bankroll, as this seat sees the table (itself first), kept from the messages.
 
-    def __init__(self, money: list[int]) -> None:
+    Kuhn: each hand's result is the pots won less the money in front. Hold'em: the change of
+    each stack over the hand, plus the cost of every REBUY; the starting stacks of a hand are
+    seen in the first pre-flop ``play`` message (stack + money in front), else predicted from
+    the stack mode (``carry``; None: not known, guessed from what is seen).
+    """
+
+    def __init__(self, money: list[int], stack: int | None = None,
+                 carry: bool | None = None) -> None:
         self.money = money
-        self.committed = [0] * len(money)  # chips put in on earlier streets of this hand
-        self.street_key: object = None
+        self.n = len(money)
+        self.stack = stack  # Hold'em starting stack; None for Kuhn
+        self.carry = carry
+        self.ends: list[int] | None = None  # stacks after the last hand (and rebuys)
+        self.start: list[int] | None = None
+        self.seen_start = False
+
+    def init_hand(self) -> None:
+        if self.stack is None:
+            return
+        if self.carry and self.ends is not None:
+            self.start = list(self.ends)
+        else:
+            self.start = [self.stack] * self.n
+        self.seen_start = False
 
     def play(self, lines: list[str]) -> None:
-        key = next((line for line in lines if line.startswith("Board:")), None)
-        if key != self.street_key and self.street_key is not None:
-            # A new street: what was in front on the last one is in the pot now.
-            self.committed = [c + f for c, f in zip(self.committed, self._fronts_seen)]
-        self.street_key = key
-        self._fronts_seen = [int(line.rsplit(" ", 1)[1]) for line in lines
-                             if line.startswith("Action: ")]
-
-    _fronts_seen: list[int] = []
+        if self.stack is None or self.seen_start:
+            return
+        if _field(lines, "Board") == "-":
+            start = [s + f for s, f in zip(_numbers(_field(lines, "Stacks")), _fronts(lines))]
+            if self.carry is None and start != [self.stack] * self.n:
+                self.carry = True
+            self.start = start
+            self.seen_start = True
 
     def end_hand(self, lines: list[str]) -> None:
-        fronts = [int(line.rsplit(" ", 1)[1]) for line in lines if line.startswith("Action: ")]
-        key = next((line for line in lines if line.startswith("Board:")), None)
-        committed = self.committed
-        if key != self.street_key and self.street_key is not None and self._fronts_seen:
-            committed = [c + f for c, f in zip(committed, self._fronts_seen)]
-        paid = [c + f for c, f in zip(committed, fronts)]
-        won = [0] * len(self.money)
-        for line in lines:
-            if line.startswith("Pots: "):
-                for pot in line.split(" ")[1:]:
-                    amount, _, winner = pot.partition(",")
-                    won[int(winner)] += int(amount)
-        self.money = [m + w - p for m, w, p in zip(self.money, won, paid)]
-        self.committed = [0] * len(self.money)
-        self.street_key = None
-        self._fronts_seen = []
+        if self.stack is not None:
+            ends = _numbers(_field(lines, "Stacks"))
+            self.money = [m + e - s for m, e, s in zip(self.money, ends, self.start)]
+            self.ends = ends
+            return
+        won = [0] * self.n
+        for pot in (_field(lines, "Pots") or "").split(" "):
+            amount, _, winner = pot.partition(",")
+            won[int(winner)] += int(amount)
+        self.money = [m + w - f for m, w, f in zip(self.money, won, _fronts(lines))]
+
+    def end_action(self, lines: list[str]) -> None:
+        for i, line in enumerate(lines):
+            if line == "EndAction: REBUY" and self.stack is not None and self.ends is not None:
+                self.money[i] -= self.stack - self.ends[i]
+                self.ends[i] = self.stack
+
+    def must_rebuy(self) -> bool:
+        return bool(self.carry and self.ends is not None and self.ends[0] == 0)
+
+
+#: The line that ends each message, by game (Kuhn's play message ends after its Action lines).
+_LAST = {
+    "kuhn": {"init_round": "EndProb:", "end_hand": "Pots:"},
+    "holdem-nl": {"init_round": "Stack:", "end_hand": "Stacks:", "play": "Raise:"},
+    "holdem-limit": {"init_round": "BetSizes:", "end_hand": "Stacks:", "play": "Raise:"},
+}
+
+
+def complete(game: str, lines: list[str], players: int) -> bool:
+    """Whether ``lines`` hold a whole message (they start with its first line)."""
+    kind = lines[0]
+    last = lines[-1]
+    ends = _LAST.get(game, _LAST["kuhn"])
+    if kind.startswith("EndAction:"):
+        return len(lines) == players
+    if kind == "init_hand":
+        return last.startswith("Cards:")
+    if kind == "end_round":
+        return last.startswith("NumHands:")
+    if kind == "play" and "play" not in ends:
+        return sum(line.startswith("Action: ") for line in lines) == players
+    marker = ends.get(kind)
+    return marker is not None and last.startswith(marker)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--carry", action="store_true",
+                        help="Hold'em stacks carry from hand to hand (--stacks carry)")
     args = parser.parse_args(argv)
     random.seed(args.seed)
+    game = os.environ.get("POKERBOTS_GAME", "kuhn")
     out = sys.stdout
     lines: list[str] = []
     book: Bankrolls | None = None
     for raw in sys.stdin:
         lines.append(raw.rstrip("\r\n"))
         kind = lines[0]
-        # A message is complete when its last expected line has arrived.
-        if kind == "init_round" and lines[-1].startswith("EndProb:"):
-            money = next(line for line in lines if line.startswith("Money: "))
-            book = Bankrolls([int(v) for v in money.split(" ", 1)[1].split(",")])
+        if kind == "init_round":
+            if not complete(game, lines, len(lines)):
+                continue
+            stack = _field(lines, "Stack")
+            book = Bankrolls(_numbers(_field(lines, "Money")),
+                             int(stack) if stack else None, True if args.carry else None)
             reply = "READY"
-        elif kind == "init_hand" and lines[-1].startswith("Cards:"):
+        elif book is None or not complete(game, lines, book.n):
+            continue
+        elif kind == "init_hand":
+            book.init_hand()
             reply = "READY"
-        elif kind == "play" and _play_complete(lines, book):
+        elif kind == "play":
             book.play(lines)
             reply = random.choice(legal_choices(lines))
-        elif kind == "end_hand" and lines[-1].startswith("Pots:"):
+        elif kind == "end_hand":
             book.end_hand(lines)
-            reply = "OK"
-        elif kind.startswith("EndAction:") and len(lines) == len(book.money):
+            reply = "REBUY" if book.must_rebuy() else "OK"
+        elif kind.startswith("EndAction:"):
+            book.end_action(lines)
             reply = "Money: " + ",".join(map(str, book.money))
-        elif kind == "end_round" and lines[-1].startswith("NumHands:"):
+        elif kind == "end_round":
             print(GOODBYE, file=out, flush=True)
             return 0
         else:
@@ -108,11 +184,6 @@ def main(argv: list[str] | None = None) -> int:
         print(reply, file=out, flush=True)
         lines = []
     return 0
-
-
-def _play_complete(lines: list[str], book: Bankrolls | None) -> bool:
-    actions = sum(line.startswith("Action: ") for line in lines)
-    return book is not None and actions == len(book.money)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,144 @@
+"""pokerbots smoke: good bots pass (exit 0), a rule-breaker fails (exit 1), usage errors exit 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))
+RANDOM = f"{sys.executable} -m pokerbots.server.smoke_random --seed 5"
+
+# Answers correctly until its third hand, then bets an impossible amount; talks on stderr.
+BAD_BOT = '''
+import sys
+from pokerbots.server.smoke_random import Bankrolls, complete
+
+hands = 0
+lines = []
+book = None
+for raw in sys.stdin:
+    lines.append(raw.rstrip("\\n"))
+    kind = lines[0]
+    if not complete("kuhn", lines, book.n if book else 0 if kind != "init_round" else 1):
+        continue
+    if kind == "init_round":
+        book = Bankrolls([0] * len(lines[1].split(",")))
+        print("READY")
+    elif kind == "init_hand":
+        hands += 1
+        print("READY")
+    elif kind == "play":
+        top = max(int(l.split()[-1]) for l in lines[1:])
+        print("BET 7" if hands >= 3 else "BET %d" % top)
+        print("thinking about hand", hands, file=sys.stderr)
+    elif kind == "end_hand":
+        book.end_hand(lines)
+        print("OK")
+    elif kind.startswith("EndAction"):
+        print("Money: " + ",".join(map(str, book.money)))
+    sys.stdout.flush()
+    lines = []
+'''
+
+
+def smoke(*args, cwd=None):
+    return subprocess.run([POKERBOTS, "smoke", *args], capture_output=True, text=True,
+                          timeout=60, cwd=cwd)
+
+
+def test_good_bot_passes_every_seat(tmp_path):
+    report = tmp_path / "junit.xml"
+    proc = smoke(RANDOM, "--players", "2,3", "--rounds", "1", "--hands", "10",
+                 "--logs", str(tmp_path / "logs"), "--junit-xml", str(report))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("PASS")]
+    assert len(lines) == 5  # seats 0-1 of 2 players, 0-2 of 3
+    assert "5 matches" in proc.stdout and "5 passed" in proc.stdout
+    assert "\x1b[" not in proc.stdout  # no animation or colour when not on a terminal
+    root = ET.parse(report).getroot()
+    assert root.tag == "testsuites"
+    assert root.get("tests") == "5" and root.get("failures") == "0"
+    cases = root.findall("./testsuite/testcase")
+    assert len(cases) == 5
+    assert {c.get("classname") for c in cases} == {"smoke.kuhn.2p", "smoke.kuhn.3p"}
+    assert all(c.find("failure") is None for c in cases)
+    assert len(list((tmp_path / "logs").iterdir())) == 5
+
+
+def test_default_plan_covers_two_three_and_six_players(tmp_path):
+    proc = smoke(RANDOM, "--rounds", "1", "--hands", "3", "--logs", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("PASS") == 2 + 3 + 6
+    assert " 6p  seat 5 " in proc.stdout
+
+
+def test_bad_bot_fails_with_paragraph_and_transcript(tmp_path):
+    bot = tmp_path / "bad_bot.py"
+    bot.write_text(BAD_BOT)
+    report = tmp_path / "junit.xml"
+    proc = smoke(str(bot), "--players", "2", "--rounds", "1", "--hands", "10",
+                 "--logs", str(tmp_path / "logs"), "--junit-xml", str(report))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert out.count("FAIL  kuhn") == 2
+    assert "failed in hand 2: " in out
+    assert "The bot replied: 'BET 7'" in out
+    assert "Legal replies were: BET" in out
+    transcript = [line.split(": ", 1)[1] for line in out.splitlines()
+                  if "Transcript of seat" in line]
+    assert len(transcript) == 2
+    assert all(Path(t).is_file() and Path(t).name.startswith("seat") for t in transcript)
+    assert Path(transcript[0]).read_text().startswith("init_round\n")
+    assert "thinking about hand 3" in out  # the tail of its stderr
+    assert "Reproduce: pokerbots run " in out
+    assert "2 failed" in out
+    root = ET.parse(report).getroot()
+    assert root.get("failures") == "2"
+    failures = root.findall("./testsuite/testcase/failure")
+    assert len(failures) == 2
+    assert failures[0].get("type") == "BotFault"
+    assert "BET 7" in failures[0].text and "seat" in failures[0].text
+
+
+def test_exitfirst_stops_at_the_first_failure(tmp_path):
+    bot = tmp_path / "bad_bot.py"
+    bot.write_text(BAD_BOT)
+    proc = smoke(str(bot), "-x", "--players", "2", "--hands", "5", "--logs", str(tmp_path))
+    assert proc.returncode == 1
+    assert proc.stdout.count("FAIL") == 1
+    assert "not played (--exitfirst)" in proc.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["no_such_bot.py"], "does not exist"),
+    ([RANDOM, "--players", "9"], "kuhn is played by 2 to 6 players, not 9"),
+    ([RANDOM, "--players", "two"], "give table sizes as numbers"),
+    ([RANDOM, "--game", "chess"], "Invalid value for '--game'"),
+    ([RANDOM, "--stack", "100"], "only apply to Hold'em"),
+    ([], "Missing argument 'BOT'"),
+])
+def test_usage_errors_exit_2(tmp_path, args, message):
+    proc = smoke(*args, "--logs", str(tmp_path))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert message in proc.stderr
+
+
+def test_holdem_smoke(tmp_path):
+    pytest.importorskip("eval7")
+    proc = smoke(RANDOM, "--game", "holdem-nl", "--players", "3", "--rounds", "1",
+                 "--hands", "10", "--logs", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("PASS  holdem-nl") == 3
+
+
+def test_game_all_plays_every_game(tmp_path):
+    pytest.importorskip("eval7")
+    proc = smoke(RANDOM, "--game", "all", "--players", "2", "--rounds", "1", "--hands", "5",
+                 "--logs", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for game in ("kuhn", "holdem-nl", "holdem-limit"):
+        assert proc.stdout.count(f"PASS  {game} ") == 2
