@@ -240,11 +240,11 @@ class _Progress:
                               description=f"hand {hands:,}  {rate:,.0f} hands/s  bankrolls {money}")
 
 
+# Subcommands that live in their own modules (registered last: they use the options above).
+from . import deal as _deal, smoke as _smoke  # noqa: E402
 
-# Subcommands that live in their own modules (registered last: they import from this one).
-from .smoke import smoke as _smoke  # noqa: E402
-
-main.add_command(_smoke)
+for _module in (_smoke, _deal):
+    main.add_command(_module.command())
 
 
 if __name__ == "__main__":

@@ -219,7 +219,7 @@ def parse_players(text: str | None) -> list[int] | None:
 
 
 def smoke_options(func):
-    from .cli import game_options  # the shared Hold'em options (cli imports this module last)
+    from .cli import game_options  # the shared Hold'em options
 
     options = [
         click.argument("bot"),
@@ -256,8 +256,11 @@ def smoke_options(func):
     return func
 
 
-@click.command()
-@smoke_options
+def command() -> click.Command:
+    """The ``smoke`` command, built when cli registers it (it shares cli's game options)."""
+    return click.command(name="smoke")(smoke_options(smoke))
+
+
 def smoke(bot, game_name, players, rounds, hands, seed, logs, junit_xml, reply_timeout,
           startup_timeout, exitfirst, opponent, stack, blinds, bet_sizes, stack_mode, **_):
     """Check that BOT plays by the rules: short matches against random bots.

@@ -1,0 +1,138 @@
+"""``pokerbots deal``: the exact text one seat receives in a short round, without any server.
+
+The round is played in-process by the real referee with **every seat checking or calling**
+(the chosen seat included), so the printed text is exactly what a check/call bot receives.
+A bot that plays differently sees the same text up to its first different decision and then
+diverges (the seat's replies change what the others are told); for an exact replay of a real
+match use that match's ``seatN.in`` log file instead.
+
+With the same ``--seed``, ``--hands``, game and number of players, the deal matches
+``pokerbots run ... --seed S --hands N``: same button, same cards. So::
+
+    pokerbots deal --seed 7 --seat 1 > seat1.txt
+    ./mybot < seat1.txt
+
+shows a bot's replies to a real round with nothing else running.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import click
+
+from pokerbots.protocol import GOODBYE
+
+from .games import make_game
+from .referee import Referee
+from .smoke_random import legal_choices
+
+
+def transcript(game, *, seed: int, hands: int, end_prob: tuple[int, int] | None = None):
+    """Play a round with every seat checking or calling; yield (seat, kind, message, reply)."""
+    referee = Referee(game, random.Random(seed), hands=hands,
+                      **({"end_prob": end_prob} if end_prob else {}))
+    n = game.players
+
+    def reply(seat: int, kind: str, message: bytes) -> bytes:
+        if kind in ("init_round", "init_hand"):
+            return b"READY"
+        if kind == "play":
+            lines = message.decode().rstrip("\n").split("\n")
+            return legal_choices(lines)[0].encode()  # check or call (all in for less)
+        if kind == "end_hand":
+            stacks = getattr(game, "stacks", None)
+            broke = getattr(game, "carry", False) and stacks is not None and stacks[seat] == 0
+            return b"REBUY" if broke else b"OK"
+        if kind == "end_action":
+            b = referee.bankrolls
+            return ("Money: " + ",".join(map(str, b[seat:] + b[:seat]))).encode()
+        if kind == "end_round":
+            return GOODBYE.encode()
+        raise AssertionError(kind)
+
+    exchanges = referee.exchanges()
+    exchange = exchanges.send(None)
+    try:
+        while True:
+            target, kind, payload = exchange
+            if target is not None:
+                answer = reply(target, kind, payload)
+                yield target, kind, payload, answer
+                exchange = exchanges.send(answer)
+            else:
+                answers = [reply(s, kind, payload[s]) for s in range(n)]
+                for s in range(n):
+                    yield s, kind, payload[s], answers[s]
+                exchange = exchanges.send(answers)
+    except StopIteration:
+        pass
+
+
+def seat_text(game, seat: int, *, seed: int, hands: int, replies: bool = False) -> bytes:
+    """What ``seat`` receives (with the check/call replies after each message if ``replies``)."""
+    out = bytearray()
+    for s, _, message, answer in transcript(game, seed=seed, hands=hands):
+        if s == seat:
+            out += message
+            if replies:
+                out += answer + b"\n"
+    return bytes(out)
+
+
+def deal_options(func):
+    from .cli import game_options  # shared with `run`
+
+    options = [
+        click.option("--players", "-p", type=click.IntRange(min=2), default=2,
+                     show_default=True, help="Players at the table."),
+        click.option("--seed", type=int, default=1, show_default=True,
+                     help="Seed of the deal; the same seed in `pokerbots run` deals the same cards."),
+        click.option("--hands", "-n", type=click.IntRange(min=1), default=3, show_default=True,
+                     help="Hands in the round."),
+        click.option("--seat", "-s", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="The seat whose messages are printed."),
+        click.option("--replies", is_flag=True,
+                     help="Also print the seat's check/call replies: a whole transcript to read,"
+                          " not to feed to a bot."),
+        click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+                     default=None, help="Write to this file instead of standard output."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return game_options(func)
+
+
+def command() -> click.Command:
+    """The ``deal`` command, built when cli registers it (it shares cli's game options)."""
+    return click.command(name="deal")(deal_options(deal))
+
+
+def deal(game, stack, blinds, bet_sizes, stack_mode, players, seed, hands, seat, replies, output):
+    """Print the exact server text one seat receives in a short round, to feed to a bot.
+
+    Every seat checks or calls, so this is what a check/call bot sees; a bot that plays
+    otherwise diverges after its first different decision (replay a real match's seatN.in
+    log for that). With the same --seed and --hands, `pokerbots run` deals the same cards.
+
+        pokerbots deal --game kuhn --players 3 --seed 7 --seat 1 > seat1.txt
+        ./mybot < seat1.txt
+    """
+    from .cli import collect_game_options
+
+    options = collect_game_options(game, stack, blinds, bet_sizes, stack_mode)
+    try:
+        table = make_game(game, players, **options)
+    except (TypeError, ValueError) as exc:
+        raise click.UsageError(str(exc)) from None
+    if seat >= players:
+        raise click.BadParameter(f"seat {seat} does not exist at a table of {players}"
+                                 f" (seats are 0 to {players - 1})", param_hint="--seat")
+    text = seat_text(table, seat, seed=seed, hands=hands, replies=replies)
+    if output is not None:
+        output.write_bytes(text)
+    else:
+        sys.stdout.buffer.write(text)
+        sys.stdout.flush()
