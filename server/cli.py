@@ -241,9 +241,9 @@ class _Progress:
 
 
 # Subcommands that live in their own modules (registered last: they use the options above).
-from . import deal as _deal, smoke as _smoke  # noqa: E402
+from . import deal as _deal, show as _show, smoke as _smoke  # noqa: E402
 
-for _module in (_smoke, _deal):
+for _module in (_smoke, _deal, _show):
     main.add_command(_module.command())
 
 
