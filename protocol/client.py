@@ -331,18 +331,30 @@ class Client:
     messages have. With ``check`` (the default) a reply that is not legal raises
     :class:`ProtocolError` here instead of being sent to the server.
 
+    In Hold'em the bankrolls follow the stacks (a hand's result is the stack at its end minus
+    the stack at its start). The server does not announce whether stacks carry from hand to hand
+    (``pokerbots run --stacks carry``): pass ``carry=True`` then. Without it the client assumes
+    stacks reset every hand, and switches to carrying as soon as the messages prove it (a stack
+    other than the starting one before the flop, or a ``REBUY``). In carry mode the client
+    answers ``REBUY`` when your stack is empty (as required) or when :meth:`Bot.rebuy` says so.
+
     :meth:`feed` takes one line at a time, :meth:`receive` a whole message; both return the
     reply to send (bytes, without the newline) once a message is complete, else ``None``.
     """
 
     def __init__(self, bot: Bot | Callable[[State], str], *, game: str | None = None,
-                 check: bool = True) -> None:
+                 check: bool = True, carry: bool | None = None) -> None:
         self.bot = bot if isinstance(bot, Bot) else _FunctionBot(bot)
         if game is not None and game not in GAMES:
             raise ValueError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
         self.game = game or _game_from_env() or "kuhn"
         self._game_known = game is not None or _game_from_env() is not None
         self.check = check
+        #: Hold'em: stacks carry from hand to hand (with REBUY) instead of resetting every hand.
+        #: None: reset (Doyle's game, the server's default) until the messages show otherwise.
+        self.carry = bool(carry)
+        self.stacks: list[int] | None = None  # Hold'em: everyone's chips after the last hand
+        self._start_stacks: list[int] | None = None  # Hold'em: chips at the hand's start
         self.info: RoundInfo | None = None
         #: Everyone's bankroll (you first), kept up to date after every hand.
         self.bankrolls: list[int] = []
@@ -357,6 +369,7 @@ class Client:
         self._pending: list[int] | None = None  # deltas of the hand just ended
         self._last_kind = b""
         self._round_started = False
+        self._calls: list[tuple] = []  # bot hooks due once the message in progress is read
         self._hand_button = 0
 
     # -- input ---------------------------------------------------------------------------------
@@ -417,9 +430,14 @@ class Client:
         lines = self._lines
         kind = lines[0]
         self._last_kind = kind
+        if kind == b"play":
+            try:
+                state = self._parse_play(lines)
+            except (ValueError, IndexError) as exc:
+                text = b"\n".join(lines).decode("utf-8", "replace")
+                raise ProtocolError(f"cannot read this message ({exc}):\n{text}") from None
+            return self._decide(state)
         try:
-            if kind == b"play":
-                return self._play(lines)
             if kind.startswith(b"EndAction"):
                 return self._end_action(lines)
             if kind == b"init_hand":
@@ -432,6 +450,12 @@ class Client:
         except (ValueError, IndexError, KeyError) as exc:
             text = b"\n".join(lines).decode("utf-8", "replace")
             raise ProtocolError(f"cannot read this message ({exc}):\n{text}") from None
+        finally:
+            # The bot's hooks run once the message is read, outside the try above, so their own
+            # exceptions are not taken for a message the client cannot read.
+            calls, self._calls = self._calls, []
+            for hook, *args in calls:
+                hook(*args)
 
     # -- messages ------------------------------------------------------------------------------
 
@@ -457,7 +481,7 @@ class Client:
             self._round_line(line)
         self._round_started = self._game_known
         if self._game_known:
-            self.bot.on_round_start(self.info)
+            self._calls.append((self.bot.on_round_start, self.info))
         return b"READY"
 
     def _round_line(self, line: bytes) -> None:
@@ -479,11 +503,16 @@ class Client:
     def _init_hand(self, lines: list[bytes]) -> bytes:
         if not self._round_started:  # the game was guessed: tell the bot once it is sure
             self._round_started = True
-            self.bot.on_round_start(self.info)
+            self._calls.append((self.bot.on_round_start, self.info))
         self.hand = int(self._value(lines[1], b"Hand: "))
         self.cards = parse_cards(self._value(lines[2], b"Cards: "))
+        if self.game != "kuhn":
+            stack = self.info.stack
+            if self.stacks is None:
+                self.stacks = [stack] * self.players
+            self._start_stacks = list(self.stacks) if self.carry else [stack] * self.players
         self._hand_button = (self.button + self.hand) % self.players
-        self.bot.on_hand_start(self.hand, self.cards, self._hand_button)
+        self._calls.append((self.bot.on_hand_start, self.hand, self.cards, self._hand_button))
         return b"READY"
 
     def _actions(self, lines: list[bytes]) -> list[tuple[str, int]]:
@@ -495,7 +524,7 @@ class Client:
             actions.append((word.decode(), int(value)))
         return actions
 
-    def _play(self, lines: list[bytes]) -> bytes:
+    def _parse_play(self, lines: list[bytes]) -> State:
         n = self.players
         actions = self._actions(lines[1:n + 1])
         fronts = [a[1] for a in actions]
@@ -515,14 +544,23 @@ class Client:
             pot = int(v(lines[n + 2], b"Pot: "))
             stacks = parse_list(v(lines[n + 3], b"Stacks: "))
             raise_text = v(lines[n + 4], b"Raise: ")
+            if not board and self._start_stacks is not None:
+                # Before the flop, chips behind plus money in front is each start stack.
+                start = [b + f for b, f in zip(stacks, fronts)]
+                if start != self._start_stacks:
+                    self.carry = True
+                    self._start_stacks = start
             call = min(table, front + stacks[0])
             if raise_text == b"-":
                 legal = Legal(front, call, table > front)
             else:
                 low, high = parse_list(raise_text)
                 legal = Legal(front, call, table > front, low, high)
-        state = State(self.game, n, self.hand, self._hand_button, self.cards, board, pot,
-                      fronts, stacks, list(self.bankrolls), actions, legal, self.info)
+        return State(self.game, n, self.hand, self._hand_button, self.cards, board, pot,
+                     fronts, stacks, list(self.bankrolls), actions, legal, self.info)
+
+    def _decide(self, state: State) -> bytes:
+        legal = state.legal
         reply = self.bot.decide(state)
         if isinstance(reply, bytes):
             reply = reply.decode()
@@ -550,20 +588,34 @@ class Client:
         else:
             board = parse_cards(v(lines[n + 3], b"Board: "))
             stacks = parse_list(v(lines[n + 4], b"Stacks: "))
-            start = self.info.stack
-            deltas = [s - start for s in stacks]
+            deltas = [e - s for e, s in zip(stacks, self._start_stacks)]
+            self.stacks = list(stacks)
         if len(showdown) != n or len(deltas) != n:
             raise ValueError("the lists do not have one entry per player")
         self._pending = deltas
         result = HandResult(self.hand, self._hand_button, self.cards, actions, showdown, pots,
                             board, stacks, deltas)
-        self.bot.on_hand_end(result)
-        return b"REBUY" if self.bot.rebuy(result) else b"OK"
+        self._calls.append((self.bot.on_hand_end, result))
+        return self._rebuy_reply(result)
+
+    def _rebuy_reply(self, result: HandResult) -> bytes:
+        if not self.carry or result.stacks is None:
+            return b"OK"
+        stack = result.stacks[0]
+        if stack == 0 or (stack < self.info.stack and self.bot.rebuy(result)):
+            return b"REBUY"
+        return b"OK"
 
     def _end_action(self, lines: list[bytes]) -> bytes:
         if self._pending is None:
             raise ProtocolError("EndAction lines without an end_hand before them")
         self.bankrolls = [b + d for b, d in zip(self.bankrolls, self._pending)]
+        for i, line in enumerate(lines):
+            if line.endswith(b"REBUY") and self.stacks is not None:
+                # A rebuy tops the stack up to the starting stack, charged to the bankroll.
+                self.carry = True
+                self.bankrolls[i] -= self.info.stack - self.stacks[i]
+                self.stacks[i] = self.info.stack
         self._pending = None
         self.hands_played += 1
         return format_money(self.bankrolls).encode()
@@ -572,7 +624,7 @@ class Client:
         bankrolls = parse_list(self._value(lines[1], b"Bankrolls: "))
         hands = int(self._value(lines[2], b"NumHands: "))
         self.done = True
-        self.bot.on_round_end(bankrolls, hands)
+        self._calls.append((self.bot.on_round_end, bankrolls, hands))
         return GOODBYE.encode()
 
 
