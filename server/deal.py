@@ -107,7 +107,8 @@ def deal_options(func):
 
 def command() -> click.Command:
     """The ``deal`` command, built when cli registers it (it shares cli's game options)."""
-    return click.command(name="deal")(deal_options(deal))
+    return click.command(name="deal", short_help="Print the exact text a seat receives, to feed to a bot.")(
+        deal_options(deal))
 
 
 def deal(game, stack, blinds, bet_sizes, stack_mode, players, seed, hands, seat, replies, output):

@@ -201,7 +201,8 @@ def show_text(path: Path, *, last: int | None = 10, hands_shown: bool = True,
 
 
 def command() -> click.Command:
-    return click.command(name="show", short_help="Summary, hand history and bankroll chart of a match.")(show)
+    return click.command(name="show",
+                         short_help="Summary, hand history and bankroll chart of a match.")(show)
 
 
 @click.argument("logdir", type=click.Path(path_type=Path), default=Path("logs"))

@@ -258,7 +258,8 @@ def smoke_options(func):
 
 def command() -> click.Command:
     """The ``smoke`` command, built when cli registers it (it shares cli's game options)."""
-    return click.command(name="smoke")(smoke_options(smoke))
+    return click.command(name="smoke", short_help="Test a bot against random bots in short matches (for CI).")(
+        smoke_options(smoke))
 
 
 def smoke(bot, game_name, players, rounds, hands, seed, logs, junit_xml, reply_timeout,
