@@ -532,3 +532,67 @@ def test_end_action_without_end_hand_is_an_error():
 def test_an_unknown_game_is_refused():
     with pytest.raises(ValueError, match="unknown game"):
         Client(check_call, game="chess")
+
+
+# -- Hold'em through the real dealer -------------------------------------------------------------
+
+holdem = pytest.importorskip("pokerbots.server.games.holdem", reason="the Hold'em dealer")
+
+
+@pytest.mark.parametrize("carry", [False, True], ids=["reset", "carry"])
+@pytest.mark.parametrize("game", ["holdem-nl", "holdem-limit"])
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_holdem_money_tracking_and_legal_replies_with_random_bots(players, game, carry):
+    from pokerbots.server.games import make_game
+
+    hands = 400
+    referee = Referee(make_game(game, players, carry=carry, stack=300), random.Random(players),
+                      hands=hands)
+    checked = []
+
+    class Checked(RandomBot):
+        def decide(self, state):
+            hand = referee._hand
+            legal = hand.legal()
+            assert (state.legal.front, state.legal.call, state.legal.can_fold,
+                    state.legal.raise_min, state.legal.raise_max) == (
+                legal.front, legal.call, legal.fold, legal.raise_min, legal.raise_max)
+            seat = self.seat
+            assert state.stacks == hand.stack[seat:] + hand.stack[:seat]
+            assert state.fronts == hand.front[seat:] + hand.front[:seat]
+            assert state.cards == tuple(hand.hole_text(seat).split())
+            assert state.bankrolls == referee.bankrolls[seat:] + referee.bankrolls[:seat]
+            checked.append(state.street)
+            return super().decide(state)
+
+    bots = []
+    for seat in range(players):
+        bot = Checked(random.Random(10 * players + seat))
+        bot.seat = seat
+        bots.append(bot)
+    clients = [Client(b, game=game, carry=carry) for b in bots]
+    play_local(referee, clients)  # the referee judges every action and every Money reply
+    assert referee.hands_played == hands
+    for seat, client in enumerate(clients):
+        assert client.bankrolls == referee.bankrolls[seat:] + referee.bankrolls[:seat]
+    assert {"preflop", "flop", "turn", "river"} <= set(checked)
+
+
+def test_holdem_random_bot_from_bots_folder_plays_many_hands():
+    """The bundled random bot (all-ins included) never makes an illegal move."""
+    import importlib.util
+    from pathlib import Path
+
+    from pokerbots.server.games import make_game
+
+    path = Path(__file__).parent.parent / "bots" / "random_bot.py"
+    spec = importlib.util.spec_from_file_location("random_bot", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for game in ("holdem-nl", "holdem-limit"):
+        for players in (2, 3, 6):
+            referee = Referee(make_game(game, players), random.Random(7), hands=500)
+            clients = [Client(module.RandomBot(random.Random(s)), game=game)
+                       for s in range(players)]
+            play_local(referee, clients)
+            assert referee.hands_played == 500
