@@ -98,7 +98,8 @@ class Helper:
             fields.setdefault(key, value)
         if kind == "init_round":
             money = [int(v) for v in fields["Money"].split(",")]
-            self.book = Bankrolls(money)
+            stack = fields.get("Stack")
+            self.book = Bankrolls(money, int(stack) if stack else None)
             self.players = len(money)
             button = int(fields["Button"])
             where = "you have the button" if button == 0 else f"the button is player {button}"
@@ -106,14 +107,15 @@ class Helper:
                     "Reply: READY"]
         if kind == "init_hand":
             self.cards = fields["Cards"]
+            self.book.init_hand()
             return [f"Hand {fields['Hand']}: you hold {self.cards}.", "Reply: READY"]
         if kind == "play":
             fronts = [int(line.rsplit(" ", 1)[1]) for line in lines
                       if line.startswith("Action: ")]
             self.book.play(lines)
-            pot = sum(self.book.committed) + sum(fronts)
+            pot = int(fields.get("Pot", 0)) + sum(fronts)
             to_call = max(fronts) - fronts[0]
-            board = f", board {fields['Board']}" if "Board" in fields else ""
+            board = f", board {fields['Board']}" if fields.get("Board", "-") != "-" else ""
             summary = (f"You hold {self.cards}{board}; pot {pot}; you have {fronts[0]} in front;"
                        + (f" {to_call} to call." if to_call else " nothing to call."))
             return [summary, "Reply one of: " + " | ".join(_describe(lines))]
@@ -124,8 +126,16 @@ class Helper:
                 amount, _, winner = pot.partition(",")
                 who = "you" if winner == "0" else f"player {winner}"
                 pots.append(f"{who} win{'' if winner == '0' else 's'} {amount}")
-            return ["Hand over: " + ", ".join(pots) + ".", "Reply: OK"]
+            shown = [f"player {i} shows {c}" if i else f"you show {c}"
+                     for i, c in enumerate(fields["Showdown"].split(",")) if c != "-"]
+            reply = "Reply: OK"
+            book = self.book
+            if book.stack is not None and book.ends is not None and book.ends[0] < book.stack:
+                reply += (" (with --stacks carry: REBUY tops your stack up to"
+                          f" {book.stack}{', and you must: you have no chips' if not book.ends[0] else ''})")
+            return ["Hand over: " + "; ".join(shown + [", ".join(pots)]) + ".", reply]
         if kind.startswith("EndAction:"):
+            self.book.end_action(lines)
             money = ",".join(map(str, self.book.money))
             return [f"Everyone's bankroll now, you first: {money}.", f"Reply: Money: {money}"]
         if kind == "end_round":

@@ -19,8 +19,8 @@ REPLY = r"# Reply: ([^\r\n\x1b]+)"
 CHOICE = r"# Reply one of: ([A-Z]+ \d+)"
 
 
-def spawn(tmp_path: Path, *args: str, hands: int = 3):
-    command = [POKERBOTS, "run", OPPONENT, "-", "--hands", str(hands), "--seed", "11",
+def spawn(tmp_path: Path, *args: str, hands: int = 3, opponent: str = OPPONENT):
+    command = [POKERBOTS, "run", opponent, "-", "--hands", str(hands), "--seed", "11",
                "--logs", str(tmp_path), *args]
     child = pexpect.spawn(shlex.join(command), encoding="utf-8", timeout=10,
                           dimensions=(50, 120))
@@ -55,6 +55,25 @@ def test_person_plays_whole_hands(tmp_path):
     transcript = (only_log(tmp_path) / "seat1.in").read_text()
     assert transcript.startswith("init_round\nMoney: 0,0\n")
     assert transcript.count("init_hand\n") == 3
+
+
+def test_person_plays_holdem(tmp_path):
+    pytest.importorskip("eval7")
+    child = spawn(tmp_path, "--game", "holdem-nl", hands=2, opponent=f"{OPPONENT} --seed 1")
+    plays = 0
+    while True:
+        i = child.expect([REPLY, r"# Reply one of: (BET \d+) \((?:check|call)\)", pexpect.EOF])
+        if i == 2:
+            break
+        if i == 1:
+            plays += 1
+            assert "Raise: " in child.before and "Stacks: " in child.before
+        child.sendline(child.match.group(1).split(" (")[0])
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert plays >= 2
+    summary = json.loads((only_log(tmp_path) / "summary.json").read_text())
+    assert summary["result"] == "completed" and summary["hands_played"] == 2
 
 
 def test_hints_describe_the_hand(tmp_path):
