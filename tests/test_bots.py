@@ -215,3 +215,15 @@ def test_kuhn_3p_family_members_are_accepted():
                        c33=F(1, 4), c34=F(1, 2)) is None
     assert kuhn3.check(b11=F(1, 4), b21=0, b23=F(1, 8), b32=F(3, 10), c11=F(1, 2),
                        c33=F(3, 10), c34=1) is None
+
+
+@pytest.mark.parametrize("players, seat", [(2, 1), (4, 2)])
+def test_the_smallest_bot_in_the_readme_works(tmp_path, players, seat):
+    text = (BOTS / "README.md").read_text()
+    start = text.index("```python", text.index("## The smallest complete")) + len("```python\n")
+    path = tmp_path / "smallest.py"
+    path.write_text(text[start:text.index("```", start)])
+    sent, expected = kuhn_call_transcript(players, seat, seed=20 + players)
+    result = run_bot([sys.executable, str(path)], sent)
+    assert result.returncode == 0, result.stderr.decode()
+    assert result.stdout == expected
