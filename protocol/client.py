@@ -350,8 +350,8 @@ class Client:
         self.game = game or _game_from_env() or "kuhn"
         self._game_known = game is not None or _game_from_env() is not None
         self.check = check
-        #: Hold'em: stacks carry from hand to hand (with REBUY) instead of resetting every hand.
-        #: None: reset (Doyle's game, the server's default) until the messages show otherwise.
+        #: Hold'em: stacks carry from hand to hand (with REBUY) instead of resetting every hand
+        #: (Doyle's game, the server's default); also set once the messages prove it.
         self.carry = bool(carry)
         self.stacks: list[int] | None = None  # Hold'em: everyone's chips after the last hand
         self._start_stacks: list[int] | None = None  # Hold'em: chips at the hand's start

@@ -57,7 +57,8 @@ class RandomBot(Bot):
         choices = [state.check_or_call()]
         if state.raise_range:
             low, high = state.raise_range
-            choices.append(state.raise_to(self.rng.choice([low, high, self.rng.randint(low, high)])))
+            size = self.rng.choice([low, high, self.rng.randint(low, high)])
+            choices.append(state.raise_to(size))
         if state.fold():
             choices.append(state.fold())
         return self.rng.choice(choices)
@@ -319,8 +320,9 @@ def test_without_pokerbots_game_late_holdem_lines_are_taken_in(monkeypatch):
     assert infos == []  # told once the game is sure
     assert client.receive(b"init_hand\nHand: 0\nCards: Ah Kd\n") == b"READY"
     assert (infos[0].game, infos[0].stack) == ("holdem-nl", 2000)
-    assert client.receive(b"play\nAction: BLIND 0\nAction: BLIND 5\nAction: BLIND 10\n"
-                          b"Board: -\nPot: 0\nStacks: 2000,1995,1990\nRaise: 20,2000\n") == b"BET 10"
+    reply = client.receive(b"play\nAction: BLIND 0\nAction: BLIND 5\nAction: BLIND 10\n"
+                           b"Board: -\nPot: 0\nStacks: 2000,1995,1990\nRaise: 20,2000\n")
+    assert reply == b"BET 10"
 
 
 # -- against the referee -------------------------------------------------------------------------
