@@ -32,6 +32,12 @@ difference fails. The deliberate differences:
     Limit, after a short all-in raise: ours applies the no-limit reopening rule (a player who
     already acted may not raise unless the raises since add up to a full bet); PokerKit lets a
     player raise whenever the call is at least the bet size.
+``pk-short-sum-reset``
+    Raising after several short all-ins. For us (TDA) the raises since a player's last action
+    add up: all-ins of +28, +21 and +16 over a full raise of 46 made after a player's call
+    reopen the betting for that player (65 >= 46). PokerKit keeps one running sum for the
+    street and restarts it whenever it reaches a full raise (28 + 21 = 49 clears it), so for it
+    only the +16 counts and the player may not raise.
 ``pk-idle-check``
     PokerKit sometimes asks a seat for a decision that has a single answer, a free check (the
     only other player still in is all-in for no more than this seat has in, e.g. a big blind
@@ -217,6 +223,11 @@ class Pair:
         self._sync_street()
         seat = self.seat[i]
         not_reopened = seat in self._acted_at and top - self._acted_at[seat] < self._inc
+        shorts = pk.consecutive_short_all_in_amounts
+        if (our_can and seat in self._acted_at and not not_reopened and self._short and shorts
+                and sum(shorts) < pk.completion_betting_or_raising_amount
+                and i in pk.acted_player_indices):
+            return "pk-short-sum-reset"
         if self.limit:
             count = pk.completion_betting_or_raising_count
             cap = pk.street.max_completion_betting_or_raising_count
