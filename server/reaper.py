@@ -1,0 +1,145 @@
+"""Finding and ending every process a bot started, including ones that left its process group.
+
+A bot runs in its own process group, and ``killpg`` ends the group at once. A descendant that
+calls ``setsid`` leaves the group; to keep hold of it the server makes itself a *child
+subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``), so orphans are re-parented to the server instead
+of to init. At the end of a round the server walks ``/proc``: every process whose parent chain
+leads to a bot, and every orphan re-parented to the server during the round that carries the
+match's environment token (or no token: a cleared environment), is killed and reaped.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import time
+
+PR_SET_CHILD_SUBREAPER = 36
+PR_GET_CHILD_SUBREAPER = 37
+TOKEN_VAR = "POKERBOTS_MATCH"
+
+_libc = None
+
+
+def _prctl(option: int, arg: int) -> int:
+    global _libc
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    return _libc.prctl(option, arg, 0, 0, 0)
+
+
+def set_subreaper(on: bool) -> bool:
+    """Make this process a child subreaper (or stop); returns the previous setting."""
+    try:
+        value = ctypes.c_int(0)
+        _libc_ok = _prctl(PR_GET_CHILD_SUBREAPER, ctypes.addressof(value)) == 0
+        before = bool(value.value) if _libc_ok else False
+        _prctl(PR_SET_CHILD_SUBREAPER, 1 if on else 0)
+        return before
+    except (OSError, AttributeError):
+        return False
+
+
+def process_table() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, state letter) for every process we can see."""
+    table = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # The command name may hold spaces and parentheses: split after the last ')'.
+        rest = stat[stat.rfind(b")") + 2:].split()
+        try:
+            table[int(name)] = (int(rest[1]), rest[0].decode())
+        except (IndexError, ValueError):
+            continue
+    return table
+
+
+def children_of(pid: int, table=None) -> set[int]:
+    table = process_table() if table is None else table
+    return {p for p, (ppid, _) in table.items() if ppid == pid}
+
+
+def _token_of(pid: int) -> str | None:
+    """The match token in a process's environment; '' when it has none or cannot be read."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            env = f.read()
+    except OSError:
+        return ""
+    key = TOKEN_VAR.encode() + b"="
+    for item in env.split(b"\0"):
+        if item.startswith(key):
+            return item[len(key):].decode("ascii", "replace")
+    return ""
+
+
+def strays(bot_pids: set[int], token: str, before: set[int]) -> tuple[set[int], set[int]]:
+    """(living, zombie) processes that belong to the bots, besides the bots themselves."""
+    me = os.getpid()
+    table = process_table()
+    roots = set(bot_pids)
+    for pid, (ppid, _) in table.items():
+        if ppid == me and pid not in bot_pids and pid not in before:
+            # An orphan re-parented to the server, or a child the server started elsewhere.
+            found = _token_of(pid)
+            if found == token or found == "":
+                roots.add(pid)
+    # Everything below the roots.
+    below: dict[int, list[int]] = {}
+    for pid, (ppid, _) in table.items():
+        below.setdefault(ppid, []).append(pid)
+    ours: set[int] = set()
+    stack = list(roots)
+    while stack:
+        pid = stack.pop()
+        for child in below.get(pid, ()):
+            if child not in ours:
+                ours.add(child)
+                stack.append(child)
+    ours |= roots - set(bot_pids)
+    living = {p for p in ours if p in table and table[p][1] != "Z"}
+    zombies = {p for p in ours if p in table and table[p][1] == "Z" and table[p][0] == me}
+    return living, zombies
+
+
+def end_strays(bot_pids: set[int], token: str, before: set[int], rounds: int = 20) -> int:
+    """Kill every stray until none is left (a fork race may need a few passes); reap them."""
+    me = os.getpid()
+    killed = 0
+    for _ in range(rounds):
+        living, zombies = strays(bot_pids, token, before)
+        for pid in zombies:
+            _reap(pid)
+        if not living:
+            break
+        for pid in living:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except (ProcessLookupError, PermissionError):
+                pass
+        # Reap the ones that were re-parented to us (others are reaped by their own parents).
+        table = process_table()
+        for pid in living:
+            if table.get(pid, (None,))[0] == me:
+                _reap(pid, wait=True)
+    return killed
+
+
+def _reap(pid: int, wait: bool = False) -> None:
+    """Collect a dead child's status; with ``wait``, give a killed one up to a second to die."""
+    for _ in range(200 if wait else 1):
+        try:
+            done, _status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if done or not wait:
+            return
+        time.sleep(0.005)
