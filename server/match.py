@@ -20,6 +20,7 @@ from .games import make_game
 from .games.base import Deal, Game
 from .logs import MatchLog, new_match_dir
 from .referee import Referee
+from . import sandbox
 from .runner import Limits, MatchOutcome, play
 
 
@@ -97,6 +98,11 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
         raise MatchSetupError("--hands must be at least 1")
     if config.hands is None and a == 0:
         raise MatchSetupError("with an end probability of 0 the round never ends: give --hands")
+    if config.limits.sandbox:
+        try:
+            sandbox.check()
+        except sandbox.SandboxUnavailable as exc:
+            raise MatchSetupError(str(exc)) from None
     button, deals = (None, None)
     if config.cards is not None:
         button, deals = read_cards(config.cards, game)
@@ -135,6 +141,8 @@ def run_prepared(match: PreparedMatch) -> MatchOutcome:
         summary, timing = describe(match, outcome)
         match.log.write_summary(summary, timing)
         match.log.close()
+    if outcome.interrupted == "SIGINT":
+        raise KeyboardInterrupt  # the bots are ended and the logs complete
     return outcome
 
 
@@ -148,7 +156,7 @@ def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, 
     """The summary (byte-identical between identical runs) and the timing figures."""
     config = match.config
     referee = match.referee
-    if outcome is None:
+    if outcome is None or outcome.interrupted:
         result, error = "interrupted", None
     elif outcome.fault is not None:
         result, error = "failed", outcome.fault.as_dict()
@@ -166,6 +174,8 @@ def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, 
         "bankrolls": list(referee.bankrolls),
         "error": error,
     }
+    if outcome is not None and outcome.interrupted:
+        summary["interrupted_by"] = outcome.interrupted
     timing = {}
     if outcome is not None:
         timing = {
