@@ -14,6 +14,7 @@ from .bots import BotSpecError, parse_bot
 from .games import GAME_NAMES
 from .human import explain, is_human, parse_seats
 from .match import MatchConfig, MatchSetupError, pick_cpu, prepare, run_prepared
+from .limits import ResourceLimits
 from .runner import Limits, stderr_tail
 
 #: Exit codes: 0 the match completed, 1 a bot broke the rules, 2 the command was wrong,
@@ -21,6 +22,8 @@ from .runner import Limits, stderr_tail
 EXIT_FAULT = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+#: SIGTERM: the bots are ended and the logs written, as for Ctrl-C.
+EXIT_TERMINATED = 143
 
 
 def parse_fraction(text: str) -> tuple[int, int]:
@@ -111,6 +114,45 @@ def collect_game_options(game, stack, blinds, bet_sizes, stack_mode) -> dict:
     return options
 
 
+def bot_limit_options(func):
+    """Time bank, resource limits and the sandbox (see limits.py and sandbox.py)."""
+    seconds = click.FloatRange(min=0)
+    whole = click.IntRange(min=0)
+    options = [
+        click.option("--time-bank", type=seconds, default=30.0, show_default=True,
+                     help="Seconds each bot may spend on all its replies in a round, besides"
+                          " --time-per-hand; 0: no bank."),
+        click.option("--time-per-hand", type=seconds, default=0.05, show_default=True,
+                     help="Seconds added to each bot's time bank at every hand."),
+        click.option("--max-memory", type=whole, default=2048, show_default=True,
+                     metavar="MIB", help="Memory per bot (RLIMIT_DATA), in MiB; 0: no limit."),
+        click.option("--max-cpu", type=whole, default=3600, show_default=True,
+                     metavar="SECONDS", help="CPU time per bot for the round; 0: no limit."),
+        click.option("--max-files", type=whole, default=256, show_default=True,
+                     help="Open files per bot; 0: no limit."),
+        click.option("--max-file-size", type=whole, default=100, show_default=True,
+                     metavar="MIB", help="Largest file a bot may write, in MiB; 0: no limit."),
+        click.option("--stderr-cap", type=whole, default=1024, show_default=True,
+                     metavar="KIB", help="KiB of each bot's stderr kept in its log file."),
+        click.option("--sandbox", is_flag=True,
+                     help="Run every bot under bubblewrap: no network, read-only system,"
+                          " own scratch folder and process namespace."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def make_limits(startup, reply, *, time_bank, time_per_hand, max_memory, max_cpu, max_files,
+                max_file_size, stderr_cap, sandbox) -> Limits:
+    return Limits(
+        startup=startup, reply=reply, time_bank=time_bank or None, time_per_hand=time_per_hand,
+        resources=ResourceLimits(memory_mib=max_memory, cpu_seconds=max_cpu,
+                                 open_files=max_files, file_size_mib=max_file_size),
+        sandbox=sandbox, stderr_cap=stderr_cap * 1024,
+    )
+
+
 @main.command()
 @click.argument("bots", nargs=-1, required=True)
 @game_options
@@ -128,11 +170,12 @@ def collect_game_options(game, stack, blinds, bet_sizes, stack_mode) -> dict:
               show_default=True, help="Seconds a bot has for each reply.")
 @click.option("--startup-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
               show_default=True, help="Seconds a bot has to start and answer init_round.")
+@bot_limit_options
 @click.option("--cpu", default="auto", show_default=True,
               help="Pin the match (server and bots) to one CPU: a number, 'auto' or 'none'.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def run(bots, game, stack, blinds, bet_sizes, stack_mode, hands, end_prob, seed, cards, logs,
-        reply_timeout, startup_timeout, cpu, as_json):
+        reply_timeout, startup_timeout, cpu, as_json, **limit_options):
     """Play one round between BOTS, each a program path or a quoted command line.
 
     A .py file runs under this Python. A BOT of - (or human) is you: that seat is this
@@ -149,7 +192,7 @@ def run(bots, game, stack, blinds, bet_sizes, stack_mode, hands, end_prob, seed,
     config = MatchConfig(
         bots=specs, game=game, game_options=options, seed=seed, hands=hands,
         end_prob=parse_fraction(end_prob), cards=cards, logs=logs,
-        limits=Limits(startup=startup_timeout, reply=reply_timeout), cpu=parse_cpu(cpu),
+        limits=make_limits(startup_timeout, reply_timeout, **limit_options), cpu=parse_cpu(cpu),
     )
     sys.exit(play_and_report(config, as_json=as_json))
 
@@ -171,9 +214,13 @@ def play_and_report(config: MatchConfig, *, as_json: bool = False) -> int:
     except KeyboardInterrupt:
         click.echo(f"Interrupted. Logs: {match.log.path}", err=True)
         return EXIT_INTERRUPTED
+    if outcome.interrupted:
+        click.echo(f"Interrupted by {outcome.interrupted}. Logs: {match.log.path}", err=True)
+        return EXIT_TERMINATED
     summary = json.loads((match.log.path / "summary.json").read_text())
     summary["logs"] = str(match.log.path)
     summary["seconds"] = round(outcome.seconds, 3)
+    summary["bot_seconds"] = [round(t, 3) for t in outcome.time_used]
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     elif outcome.fault is None:
@@ -202,8 +249,11 @@ def _print_table(config: MatchConfig, outcome, path: Path) -> None:
     table.add_column("Bot")
     table.add_column("Bankroll", justify="right")
     table.add_column("Per hand", justify="right")
+    table.add_column("Time used", justify="right")
     for seat, (spec, money) in enumerate(zip(config.bots, outcome.bankrolls)):
-        table.add_row(str(seat), spec.label, f"{money:+d}", f"{money / max(hands, 1):+.3f}")
+        used = outcome.time_used[seat] if seat < len(outcome.time_used) else 0.0
+        table.add_row(str(seat), spec.label, f"{money:+d}", f"{money / max(hands, 1):+.3f}",
+                      f"{used:.2f} s")
     Console().print(table)
     click.echo(f"Logs: {path}")  # unwrapped, so it can be copied whatever the terminal width
 
