@@ -1,0 +1,359 @@
+"""Hostile and broken bots, each a real misbehaving process (tests/hostile/hostile.py).
+
+Whatever a bot does, the round ends within its time limits with one precise fault, every
+completed hand is in the logs, and no process, file descriptor or pipe is left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import trio
+
+from pokerbots.server import reaper, sandbox
+from pokerbots.server.bots import parse_bot
+from pokerbots.server.limits import ResourceLimits
+from pokerbots.server.match import MatchConfig, MatchSetupError, prepare, run_match
+from pokerbots.server.runner import Limits, start_seat
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = ROOT / "tests" / "hostile" / "hostile.py"
+GOOD = ROOT / "tests" / "bad_bots" / "kuhn_bot.py"
+needs_bwrap = pytest.mark.skipif(sandbox.bwrap_path() is None,
+                                 reason="bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
+
+
+def processes_mentioning(text: str) -> list[int]:
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if text.encode() in cmdline:
+            found.append(int(pid))
+    return found
+
+
+def my_children() -> set[int]:
+    return reaper.children_of(os.getpid())
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.fixture
+def bots(tmp_path):
+    """Private copies of the bots, so every process they start can be found by its path."""
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    shutil.copy(HOSTILE, folder / "hostile.py")
+    shutil.copy(GOOD, folder / "good.py")
+    return folder
+
+
+@pytest.fixture
+def clean(bots):
+    """Checks after the test that no bot process, child or file descriptor is left."""
+    children, fds = my_children(), open_fds()
+    yield
+    assert processes_mentioning(str(bots)) == []
+    assert my_children() <= children
+    assert open_fds() <= fds
+
+
+def play(tmp_path, bots, *args, hands=5, **limits):
+    limits.setdefault("reply", 0.5)
+    limits.setdefault("startup", 3.0)
+    specs = []
+    for arg in args:
+        if arg == "good":
+            specs.append(parse_bot(str(bots / "good.py")))
+        else:
+            specs.append(parse_bot(f"{bots / 'hostile.py'} {arg}"))
+    config = MatchConfig(bots=specs, hands=hands, seed=3, logs=tmp_path / "logs",
+                         limits=Limits(**limits), cpu=None)
+    started = time.monotonic()
+    outcome, path = run_match(config)
+    return outcome, path, time.monotonic() - started
+
+
+def hands_logged(path: Path) -> list[int]:
+    return [json.loads(line)["hand"] for line in (path / "hands.jsonl").read_text().splitlines()]
+
+
+def summary(path: Path) -> dict:
+    return json.loads((path / "summary.json").read_text())
+
+
+def test_crash_mid_hand_reports_exit_code_and_keeps_the_hands(tmp_path, bots, clean):
+    outcome, path, _ = play(tmp_path, bots, "good", "crash --at-hand 2")
+    fault = outcome.fault
+    assert fault.seat == 1 and fault.hand == 2
+    assert "it exited with code 3 instead of replying" in fault.reason
+    assert hands_logged(path) == [0, 1]
+    assert "ValueError: the bot gave up" in (path / "seat1.stderr").read_text()
+    assert summary(path)["error"]["seat"] == 1
+
+
+def test_crash_by_signal(tmp_path, bots, clean):
+    outcome, _, _ = play(tmp_path, bots, "segv --at-hand 1", "good")
+    assert outcome.fault.seat == 0
+    assert "killed by SIGSEGV" in outcome.fault.reason
+
+
+def test_exit_before_init_round(tmp_path, bots, clean):
+    outcome, path, _ = play(tmp_path, bots, "good", "good", "exit-before-init")
+    assert outcome.fault.seat == 2 and outcome.fault.hand is None
+    assert "exited with code 4" in outcome.fault.reason
+    assert "giving up" in (path / "seat2.stderr").read_text()
+
+
+def test_exit_after_end_round_without_goodbye(tmp_path, bots, clean):
+    outcome, path, _ = play(tmp_path, bots, "no-goodbye", "good", hands=3)
+    assert outcome.fault.seat == 0 and outcome.fault.kind == "end_round"
+    assert "exited with code 0 instead of replying" in outcome.fault.reason
+    assert hands_logged(path) == [0, 1, 2]
+
+
+def test_never_reading_stdin_times_out(tmp_path, bots, clean):
+    outcome, _, took = play(tmp_path, bots, "good", "never-read")
+    assert outcome.fault.seat == 1
+    assert "no reply within the 0.5 s time limit" in outcome.fault.reason
+    assert took < 3
+
+
+def test_a_write_to_a_bot_that_never_reads_does_not_block(tmp_path):
+    """The pipe fills up; the server's write gives up at the deadline with a clear fault."""
+
+    async def main():
+        spec = parse_bot("sleep 30")
+        seat = await start_seat(0, spec, tmp_path / "err", dict(os.environ))
+        try:
+            seat.kind = "play"
+            deadline = trio.current_time() + 0.3
+            message = b"x" * (1 << 20)
+            with pytest.raises(Exception) as caught:
+                await seat.send_rest(message, deadline, message[:10])
+            return caught.value
+        finally:
+            seat.kill()
+            await seat.process.wait()
+            seat.close_stderr()
+
+    started = time.monotonic()
+    exc = trio.run(main)
+    assert type(exc).__name__ == "_TimedOut" and exc.writing
+    assert time.monotonic() - started < 2
+
+
+def test_never_writing_times_out_naming_the_limit(tmp_path, bots, clean):
+    outcome, path, took = play(tmp_path, bots, "never-write --at-hand 1", "good")
+    reason = outcome.fault.reason
+    assert "no reply within the 0.5 s time limit" in reason and "--reply-timeout" in reason
+    assert "taking more than 0.5" in reason
+    assert hands_logged(path) == [0]
+    assert took < 3
+
+
+def test_startup_limit_is_named(tmp_path, bots, clean):
+    outcome, _, took = play(tmp_path, bots, "good", "slow-start", startup=0.5)
+    assert "start-up limit (--startup-timeout)" in outcome.fault.reason
+    assert took < 3
+
+
+def test_a_reply_split_over_two_writes_is_fine(tmp_path, bots, clean):
+    outcome, path, _ = play(tmp_path, bots, "split --seconds 0.1", "good", hands=3)
+    assert outcome.fault is None
+    assert hands_logged(path) == [0, 1, 2]
+
+
+def test_two_lines_where_one_was_due(tmp_path, bots, clean):
+    outcome, _, _ = play(tmp_path, bots, "good", "two-lines")
+    assert "more than one line where one reply was due" in outcome.fault.reason
+
+
+def test_a_line_over_the_cap_without_newline(tmp_path, bots, clean):
+    outcome, _, took = play(tmp_path, bots, "long-line", "good")
+    assert "longer than 4096 bytes without a newline" in outcome.fault.reason
+    assert took < 3
+
+
+def test_bytes_that_are_not_utf8(tmp_path, bots, clean):
+    outcome, _, _ = play(tmp_path, bots, "not-utf8", "good")
+    fault = outcome.fault
+    assert "unknown action" in fault.reason
+    assert "\\xff" in fault.received_text()
+    assert "\\xff" in fault.paragraph()
+
+
+def test_an_empty_line(tmp_path, bots, clean):
+    outcome, _, _ = play(tmp_path, bots, "good", "empty-line")
+    assert outcome.fault.reason == "an empty line where an action was due"
+
+
+def test_junk_without_newline_never_extends_the_time(tmp_path, bots, clean):
+    outcome, _, took = play(tmp_path, bots, "junk-stream", "good")
+    assert "no reply within the 0.5 s time limit" in outcome.fault.reason
+    assert "without a newline" in outcome.fault.reason
+    assert took < 3
+
+
+def test_a_stderr_flood_is_drained_and_capped(tmp_path, bots, clean):
+    outcome, path, _ = play(tmp_path, bots, "stderr-flood", "good", hands=20,
+                            stderr_cap=100_000)
+    assert outcome.fault is None and outcome.hands == 20
+    data = (path / "seat0.stderr").read_bytes()
+    assert len(data) < 100_000 + 200
+    assert b"stderr truncated at 100000 bytes" in data
+
+
+def test_a_bot_that_forks_and_exits(tmp_path, bots, clean):
+    outcome, _, took = play(tmp_path, bots, "good", "fork-exit")
+    reason = outcome.fault.reason
+    assert "no reply within" in reason
+    assert "it exited with code 0, but a process it started still holds its output open" in reason
+    assert took < 3
+
+
+@pytest.mark.parametrize("mode", ["setsid-grandchild", "setsid-orphan"])
+def test_a_grandchild_that_calls_setsid_is_ended(tmp_path, bots, clean, mode):
+    outcome, _, _ = play(tmp_path, bots, mode, "good", hands=3)
+    assert outcome.fault is None
+    # The `clean` fixture checks that the detached grandchild is gone.
+
+
+def test_a_bot_that_lingers_after_goodbye_is_ended(tmp_path, bots, clean):
+    outcome, _, _ = play(tmp_path, bots, "linger", "good", hands=2)
+    assert outcome.fault is None
+
+
+def test_time_bank_runs_out(tmp_path, bots, clean):
+    outcome, path, _ = play(tmp_path, bots, "slow --seconds 0.12", "good", hands=20,
+                            time_bank=0.3, time_per_hand=0.0)
+    fault = outcome.fault
+    assert fault.seat == 0
+    assert "ran out of its time bank (--time-bank 0.3 s" in fault.reason
+    assert 0.29 < outcome.time_used[0] < 0.6
+    assert 1 <= len(hands_logged(path)) < 5
+
+
+def test_time_per_hand_keeps_a_steady_bot_alive(tmp_path, bots, clean):
+    outcome, _, _ = play(tmp_path, bots, "slow --seconds 0.03", "good", hands=8,
+                         time_bank=0.1, time_per_hand=0.1)
+    assert outcome.fault is None
+    assert outcome.time_used[0] > 0.1 > outcome.time_used[1]
+
+
+def test_memory_limit(tmp_path, bots, clean):
+    outcome, path, _ = play(tmp_path, bots, "memory-hog", "good",
+                            resources=ResourceLimits(memory_mib=200))
+    assert "exited with code 1" in outcome.fault.reason
+    assert "MemoryError" in (path / "seat0.stderr").read_text()
+
+
+def test_cpu_limit(tmp_path, bots, clean):
+    outcome, _, _ = play(tmp_path, bots, "cpu-spin", "good", startup=10,
+                         resources=ResourceLimits(cpu_seconds=1))
+    assert "killed by SIGXCPU (it used more than its 1 s of CPU time, --max-cpu)" in outcome.fault.reason
+
+
+def test_file_size_limit(tmp_path, bots, clean):
+    outcome, _, _ = play(tmp_path, bots, "file-hog", "good",
+                         resources=ResourceLimits(file_size_mib=1))
+    assert "SIGXFSZ" in outcome.fault.reason or "exited with code 1" in outcome.fault.reason
+
+
+# -- the command line: exit codes, stderr tail, Ctrl-C and SIGTERM -----------------------------
+
+def pokerbots(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "pokerbots.server.cli", *map(str, args)],
+                          capture_output=True, text=True, timeout=60, **kw)
+
+
+def test_cli_crash_prints_one_paragraph_with_the_stderr_tail(tmp_path, bots, clean):
+    result = pokerbots("run", bots / "good.py", f"{bots / 'hostile.py'} crash --at-hand 1",
+                       "--hands", 5, "--logs", tmp_path / "logs")
+    assert result.returncode == 1
+    assert "failed in hand 1: it exited with code 3 instead of replying." in result.stderr
+    assert "Last lines of its stderr:\n    Traceback" in result.stderr
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupting_the_server_ends_every_bot(tmp_path, bots, clean, signum, code):
+    logs = tmp_path / "logs"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "pokerbots.server.cli", "run", bots / "good.py",
+         f"{bots / 'hostile.py'} setsid-orphan", "--end-prob", "0/1", "--hands", "100000000",
+         "--logs", logs, "--cpu", "none"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        folders = list(logs.glob("*")) if logs.exists() else []
+        if folders and (folders[0] / "hands.jsonl").exists() and \
+                (folders[0] / "hands.jsonl").stat().st_size > 0:
+            break
+        time.sleep(0.05)
+    assert len(processes_mentioning(str(bots))) >= 3  # two bots and the detached grandchild
+    server.send_signal(signum)
+    _, err = server.communicate(timeout=10)
+    assert server.returncode == code, err
+    assert "Interrupted" in err
+    (folder,) = logs.iterdir()
+    data = json.loads((folder / "summary.json").read_text())
+    assert data["result"] == "interrupted"
+    assert data["interrupted_by"] == signal.Signals(signum).name
+    # A hand is logged as soon as it is settled, before its end_hand exchange is over.
+    assert len(hands_logged(folder)) - data["hands_played"] in (0, 1)
+    assert data["hands_played"] > 0
+
+
+# -- the sandbox ---------------------------------------------------------------------------------
+
+def test_sandbox_without_bwrap_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    config = MatchConfig(bots=[parse_bot(str(GOOD))] * 2, hands=1, logs=tmp_path / "logs",
+                         limits=Limits(sandbox=True))
+    with pytest.raises(MatchSetupError, match="bubblewrap.*apt-get install bubblewrap"):
+        prepare(config)
+    assert not (tmp_path / "logs").exists()
+
+
+@needs_bwrap
+def test_sandbox_blocks_network_and_system_writes(tmp_path, bots, clean):
+    outcome, path, _ = play(tmp_path, bots, "sandbox-probe", "good", hands=3, sandbox=True)
+    assert outcome.fault is None, outcome.fault
+    report = (path / "seat0.stderr").read_text()
+    assert "network:blocked" in report
+    assert "etc:read-only" in report
+    assert "scratch:writable" in report
+    pid = int(report.split("pid:")[1].split()[0])
+    assert pid < 10  # its own process namespace
+    assert not Path("/etc/pokerbots-escape").exists()
+
+
+@needs_bwrap
+def test_sandbox_hides_the_logs_and_ends_detached_processes(tmp_path, bots, clean):
+    outcome, _, _ = play(tmp_path, bots, "sandbox-setsid", "good", hands=3, sandbox=True)
+    assert outcome.fault is None, outcome.fault
+
+
+@needs_bwrap
+def test_sandbox_reports_crashes_like_outside(tmp_path, bots, clean):
+    outcome, path, _ = play(tmp_path, bots, "good", "segv --at-hand 1", sandbox=True)
+    assert "killed by SIGSEGV" in outcome.fault.reason
+    assert hands_logged(path) == [0]
+    outcome, _, _ = play(tmp_path, bots, "good", "crash --at-hand 1", sandbox=True)
+    assert "exited with code 3" in outcome.fault.reason
