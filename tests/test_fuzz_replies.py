@@ -1,0 +1,174 @@
+"""Property-based fuzzing of every reply slot.
+
+Arbitrary bytes and near-miss replies, in any slot of a round (init_round, init_hand, play,
+end_hand, end_action, end_round), always give either an accepted legal reply or a BotFault:
+never another exception, never a hang. Kuhn and no-limit Hold'em, through the sans-I/O referee;
+and the line reader of the process layer, through a real pipe.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+
+import pytest
+import trio
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pokerbots.protocol import GOODBYE
+from pokerbots.server.bots import BotSpec
+from pokerbots.server.errors import BotFault
+from pokerbots.server.games import make_game
+from pokerbots.server.referee import Referee
+from pokerbots.server.runner import MAX_LINE, Seat, _TimedOut
+
+SLOTS = ["init_round", "init_hand", "play", "end_hand", "end_action", "end_round"]
+GAMES = [("kuhn", 2), ("kuhn", 3), ("holdem-nl", 3)]
+WORDS = [b"BET", b"FOLD", b"PASS", b"READY", b"OK", b"REBUY", b"Money:", GOODBYE.encode()]
+
+
+def good_reply(referee: Referee, seat: int, kind: str) -> bytes:
+    if kind == "play":
+        return b"BET %d" % referee._hand.legal().call
+    if kind == "end_hand":
+        return b"OK"
+    return referee.expected(seat, kind).encode()
+
+
+def near_misses(legal: bytes) -> st.SearchStrategy[bytes]:
+    """Right word, wrong number; wrong case; extra spaces; huge and negative numbers..."""
+    word, _, number = legal.partition(b" ")
+    numbers = st.one_of(st.integers(-10**30, 10**30).map(lambda n: str(n).encode()),
+                        st.sampled_from([b"", b"0", b"00", b"01", b"-0", b"+1", b"1.0", b"1e3",
+                                         b"9" * 40, b"\xd9\xa3", b" 1", b"1 "]))
+    templates = st.one_of(
+        st.builds(lambda w, n: w + b" " + n, st.sampled_from(WORDS), numbers),
+        st.just(legal.lower()), st.just(legal.upper()), st.just(legal.swapcase()),
+        st.just(b" " + legal), st.just(legal + b" "), st.just(legal.replace(b" ", b"  ")),
+        st.just(legal + b"\r"), st.just(legal + b"\r\r"), st.just(legal.replace(b",", b", ")),
+        st.builds(lambda n: word + b" " + n, numbers),
+        st.builds(lambda n: re.sub(rb"-?\d+", n, legal, count=1), numbers),
+        st.just(legal),
+    )
+    return templates
+
+
+def run_to_slot(game_name: str, players: int, seed: int, slot: str, occurrence: int):
+    """A referee driven with good replies up to the chosen slot; returns (gen, exchange)."""
+    game = make_game(game_name, players)
+    referee = Referee(game, random.Random(seed), hands=3)
+    gen = referee.exchanges()
+    exchange = gen.send(None)
+    seen = 0
+    while True:
+        target, kind, payload = exchange
+        if kind == slot:
+            if seen == occurrence or kind in ("init_round", "end_round"):
+                return referee, gen, exchange
+            seen += 1
+        if target is None:
+            replies = [good_reply(referee, s, kind) for s in range(players)]
+            exchange = gen.send(replies)
+        else:
+            exchange = gen.send(good_reply(referee, target, kind))
+
+
+def finish(referee: Referee, gen, exchange, players: int) -> None:
+    """Play the rest of the round with good replies: an accepted reply must leave a sane state."""
+    try:
+        while True:
+            target, kind, _ = exchange
+            if target is None:
+                exchange = gen.send([good_reply(referee, s, kind) for s in range(players)])
+            else:
+                exchange = gen.send(good_reply(referee, target, kind))
+    except StopIteration:
+        pass
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), game=st.sampled_from(GAMES), seed=st.integers(0, 50),
+       slot=st.sampled_from(SLOTS), occurrence=st.integers(0, 2), arbitrary=st.booleans())
+def test_every_reply_slot_gives_a_legal_action_or_a_bot_fault(data, game, seed, slot,
+                                                              occurrence, arbitrary):
+    name, players = game
+    referee, gen, exchange = run_to_slot(name, players, seed, slot, occurrence)
+    target, kind, payload = exchange
+    seat = target if target is not None else data.draw(st.integers(0, players - 1))
+    legal = good_reply(referee, seat, kind)
+    if arbitrary:
+        reply = data.draw(st.binary(max_size=MAX_LINE).filter(lambda b: b"\n" not in b))
+    else:
+        reply = data.draw(near_misses(legal))
+    try:
+        if target is None:
+            replies = [good_reply(referee, s, kind) for s in range(players)]
+            replies[seat] = reply
+            exchange = gen.send(replies)
+        else:
+            exchange = gen.send(reply)
+    except BotFault as fault:
+        assert fault.seat == seat
+        assert fault.reason
+        fault.paragraph()  # always printable
+        fault.as_dict()
+        return
+    except StopIteration:
+        assert kind == "end_round"
+        assert reply.rstrip(b"\r") == GOODBYE.encode() and reply.count(b"\r") <= 1
+        return
+    # Accepted: only an exactly legal reply (a CR at the end is forgiven) gets through.
+    plain = reply[:-1] if reply.endswith(b"\r") else reply
+    if kind == "play":
+        assert re.fullmatch(rb"(BET|FOLD) (0|[1-9][0-9]*)", plain), reply
+    elif kind == "end_action":
+        assert plain.startswith(b"Money: ")
+    else:
+        assert plain in (b"READY", b"OK"), reply
+    finish(referee, gen, exchange, players)
+
+
+class _Exited:
+    returncode = 0
+    pid = -1
+
+    async def wait(self):
+        return 0
+
+    def poll(self):
+        return 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(chunks=st.lists(st.binary(max_size=3000), max_size=6))
+def test_the_line_reader_returns_a_line_or_a_fault_never_hangs(chunks):
+    """Whatever bytes arrive in whatever pieces, receive() ends with a line or a fault."""
+
+    async def main():
+        r, w = os.pipe()
+        os.set_blocking(r, False)
+        seat = Seat(0, BotSpec("fuzz", ("fuzz",)), _Exited(), -1, r)
+        try:
+            for chunk in chunks:
+                os.write(w, chunk)
+            os.close(w)
+            w_closed = True
+            with trio.fail_after(2):
+                try:
+                    line = await seat.receive(trio.current_time() + 1, b"play\n")
+                except BotFault as fault:
+                    return fault
+            return line
+        finally:
+            os.close(r)
+
+    joined = b"".join(chunks)
+    result = trio.run(main)
+    if isinstance(result, bytes):
+        assert b"\n" in joined and result == joined.split(b"\n", 1)[0]
+        assert len(result) <= MAX_LINE + 65536
+    else:
+        assert isinstance(result, BotFault)
+        assert "instead of replying" in result.reason or "longer than" in result.reason
