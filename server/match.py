@@ -57,7 +57,8 @@ def read_cards(path: Path, game: Game) -> tuple[int | None, list[Deal]]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise MatchSetupError(f"cannot read the cards file {path}: {exc}") from None
+        raise MatchSetupError(f"cannot read the cards file {path}: {exc}; give --cards a readable"
+                              " text file (see PROTOCOL.md)") from None
     button = None
     deals = []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -113,7 +114,8 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
     try:
         path = new_match_dir(config.logs, f"{config.game}-{len(config.bots)}p")
     except OSError as exc:
-        raise MatchSetupError(f"cannot create a log folder under {config.logs}: {exc}") from None
+        raise MatchSetupError(f"cannot create a log folder under {config.logs}: {exc}; give --logs"
+                              " a folder you can write to") from None
     log = MatchLog(path, [b.label for b in config.bots])
 
     def record(hand: dict) -> None:
