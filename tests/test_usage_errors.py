@@ -1,0 +1,103 @@
+"""Bad options and bad bot paths are usage errors (exit code 2), caught before any bot starts,
+with a message that says what to type instead."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD = str(ROOT / "tests" / "bad_bots" / "kuhn_bot.py")
+
+
+def pokerbots(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "pokerbots.server.cli", *map(str, args)],
+                          capture_output=True, text=True, timeout=60, env=env)
+
+
+@pytest.fixture
+def marker_bot(tmp_path):
+    """A bot that leaves a file behind if it is ever started."""
+    path = tmp_path / "marker_bot.py"
+    path.write_text(f"open({str(tmp_path / 'STARTED')!r}, 'w').close()\n")
+    return path
+
+
+def check_usage(result, *needles):
+    assert result.returncode == 2, (result.returncode, result.stderr)
+    for needle in needles:
+        assert needle in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["--game", "poker"], ["'poker' is not one of 'kuhn', 'holdem-nl', 'holdem-limit'"]),
+    (["--end-prob", "3/2"], ["'3/2' is not a probability", "0 <= a <= b"]),
+    (["--end-prob", "half"], ["write it as a/b, e.g. 1/1000"]),
+    (["--hands", "-3"], ["--hands", "at least 1"]),
+    (["--cards", "/nonexistent/cards.txt"], ["cannot read the cards file /nonexistent/cards.txt", "give --cards a readable"]),
+    (["--reply-timeout", "0"], ["--reply-timeout"]),
+    (["--time-bank", "-1"], ["--time-bank"]),
+    (["--max-memory", "lots"], ["--max-memory", "is not a valid integer"]),
+])
+def test_bad_options(tmp_path, marker_bot, args, needles):
+    result = pokerbots("run", marker_bot, marker_bot, "--logs", tmp_path / "logs", *args)
+    check_usage(result, *needles)
+    assert not (tmp_path / "STARTED").exists()
+
+
+def test_wrong_player_count(tmp_path, marker_bot):
+    result = pokerbots("run", marker_bot, "--logs", tmp_path / "logs")
+    check_usage(result, "kuhn is played by 2 to 6 players, not 1")
+    assert not (tmp_path / "STARTED").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_unwritable_log_folder_as_user(tmp_path, marker_bot):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    result = pokerbots("run", marker_bot, marker_bot, "--logs", locked / "logs")
+    check_usage(result, "cannot create a log folder under", "give --logs a folder")
+
+
+def test_unusable_log_folder(tmp_path, marker_bot):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = pokerbots("run", marker_bot, marker_bot, "--logs", blocker / "logs")
+    check_usage(result, "cannot create a log folder under", "give --logs a folder")
+    assert not (tmp_path / "STARTED").exists()
+
+
+def test_bot_paths(tmp_path, marker_bot):
+    not_exec = tmp_path / "bot.sh"
+    not_exec.write_text("#!/bin/sh\necho READY\n")
+    no_interpreter = tmp_path / "bot.rb"
+    no_interpreter.write_text("#!/usr/bin/env no-such-interpreter-xyz\n")
+    no_interpreter.chmod(0o755)
+    abs_interpreter = tmp_path / "bot2"
+    abs_interpreter.write_text("#!/opt/missing/bin/python9\n")
+    abs_interpreter.chmod(0o755)
+    cases = [
+        (tmp_path / "missing_bot", "does not exist"),
+        (not_exec, "is not executable (chmod +x"),
+        (tmp_path, "is a directory, not a program"),
+        (no_interpreter, "asks for 'no-such-interpreter-xyz', which is not on PATH"),
+        (abs_interpreter, "#! interpreter /opt/missing/bin/python9 does not exist"),
+        ("no-such-command-xyz --fast", "is neither a file here nor a command on PATH"),
+    ]
+    for bot, needle in cases:
+        result = pokerbots("run", marker_bot, bot, "--logs", tmp_path / "logs")
+        check_usage(result, needle)
+    assert not (tmp_path / "STARTED").exists()
+    assert not (tmp_path / "logs").exists()
+
+
+def test_sandbox_without_bubblewrap(tmp_path, marker_bot):
+    env = dict(os.environ, PATH=str(tmp_path / "empty-path"))
+    result = pokerbots("run", marker_bot, marker_bot, "--sandbox", "--logs", tmp_path / "logs",
+                       env=env)
+    check_usage(result, "--sandbox needs bubblewrap (bwrap)", "apt-get install bubblewrap")
+    assert not (tmp_path / "STARTED").exists()
