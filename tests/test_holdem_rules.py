@@ -236,6 +236,19 @@ def test_a_player_facing_an_all_in_with_nobody_else_to_act_may_only_call_or_fold
     assert hand.legal() == Legal(front=10, call=300, fold=True)
 
 
+def test_no_raise_when_no_other_player_can_put_in_more_than_the_table_bet():
+    # Button 0 (UTG) all-in for 300; the big blind has 200 in all; the small blind may not
+    # raise: nobody could answer it with a single chip.
+    hand = start(table([300, 2000, 200]))
+    play(hand, "0:300")
+    assert hand.legal() == Legal(front=5, call=300, fold=True)
+    assert hand.state_lines(1).endswith("Raise: -\n")
+    # With one chip more behind the big blind, a raise is possible again.
+    hand = start(table([300, 2000, 301]))
+    play(hand, "0:300")
+    assert raise_range(hand) == (590, 2000)
+
+
 # -- limit ---------------------------------------------------------------------------------------
 
 

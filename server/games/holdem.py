@@ -13,6 +13,7 @@ Rules (the protocol document has them in prose for bot authors):
   for less is always allowed. A short all-in (less than a full raise) does not reopen the
   betting to a player who has already acted on the street unless the raises since that
   player's last action add up to a full raise (TDA rule); such a player may only call or fold.
+  Nobody may raise when no other player could put in more than the table bet.
 * Limit: small bet pre-flop and on the flop, big bet on the turn and river, at most four bets
   per street (pre-flop the big blind is the first). A short all-in raise in limit follows the
   no-limit rule: it does not reopen the betting unless the raises since a player's last action
@@ -120,6 +121,12 @@ class HoldemHand(Hand):
         acted = self.acted[s]
         if acted >= 0 and bet - acted < self.inc:
             return None  # betting not reopened since s acted: call or fold only
+        front, stack, folded = self.front, self.stack, self.folded
+        for t in self._orders[s]:
+            if t != s and not folded[t] and front[t] + stack[t] > bet:
+                break
+        else:
+            return None  # nobody else can put in more than the table bet: a raise is pointless
         if self._limit:
             if self.raises >= LIMIT_CAP:
                 return None
