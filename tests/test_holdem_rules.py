@@ -608,11 +608,14 @@ def test_state_lines_preflop_and_after_the_flop():
     hand = start(HoldemNoLimit(3), button=0, board="7h 8h 9h Td Jd")
     assert hand.state_lines(0) == "Board: -\nPot: 0\nStacks: 2000,1995,1990\nRaise: 20,2000\n"
     play(hand, "0:c 1:c 2:c")
-    assert hand.state_lines(1) == "Board: 7h 8h 9h\nPot: 30\nStacks: 1990,1990,1990\nRaise: 10,1990\n"
+    assert hand.state_lines(1) == (
+        "Board: 7h 8h 9h\nPot: 30\nStacks: 1990,1990,1990\nRaise: 10,1990\n")
     play(hand, "1:50")
-    assert hand.state_lines(2) == "Board: 7h 8h 9h\nPot: 30\nStacks: 1990,1990,1940\nRaise: 100,1990\n"
+    assert hand.state_lines(2) == (
+        "Board: 7h 8h 9h\nPot: 30\nStacks: 1990,1990,1940\nRaise: 100,1990\n")
     play(hand, "2:c 0:c")
-    assert hand.state_lines(1) == "Board: 7h 8h 9h Td\nPot: 180\nStacks: 1940,1940,1940\nRaise: 10,1940\n"
+    assert hand.state_lines(1) == (
+        "Board: 7h 8h 9h Td\nPot: 180\nStacks: 1940,1940,1940\nRaise: 10,1940\n")
 
 
 def test_state_lines_show_no_raise_when_capped():
