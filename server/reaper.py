@@ -105,11 +105,11 @@ def strays(bot_pids: set[int], token: str, before: set[int]) -> tuple[set[int], 
                 stack.append(child)
     ours |= roots - set(bot_pids)
     living = {p for p in ours if p in table and table[p][1] != "Z"}
-    zombies = {p for p in ours if p in table and table[p][1] == "Z" and table[p][0] == me}
+    zombies = {p for p in ours if p in table and table[p][1] == "Z"}
     return living, zombies
 
 
-def end_strays(bot_pids: set[int], token: str, before: set[int], rounds: int = 20) -> int:
+def end_strays(bot_pids: set[int], token: str, before: set[int], rounds: int = 100) -> int:
     """Kill every stray until none is left (a fork race may need a few passes); reap them."""
     me = os.getpid()
     killed = 0
@@ -118,7 +118,12 @@ def end_strays(bot_pids: set[int], token: str, before: set[int], rounds: int = 2
         for pid in zombies:
             _reap(pid)
         if not living:
-            break
+            # A killed grandchild whose parent is still dying is a zombie that the kernel
+            # re-parents to us a moment later; wait for that, or it outlives the round unreaped.
+            if not zombies:
+                break
+            time.sleep(0.005)
+            continue
         for pid in living:
             try:
                 os.kill(pid, signal.SIGKILL)
