@@ -332,18 +332,17 @@ class Client:
     :class:`ProtocolError` here instead of being sent to the server.
 
     In Hold'em the bankrolls follow the stacks (a hand's result is the stack at its end minus
-    the stack at its start). The server does not announce whether stacks carry from hand to hand
-    (``pokerbots run --stacks carry``): pass ``carry=True`` then. Without it the client assumes
-    stacks reset every hand, and switches to carrying as soon as the messages prove it (a stack
-    other than the starting one before the flop, or a ``REBUY``). In carry mode the client
-    answers ``REBUY`` when your stack is empty (as required) or when :meth:`Bot.rebuy` says so.
+    the stack at its start). ``init_round`` says whether stacks reset every hand or carry from
+    hand to hand (``StackMode:``); in carry mode the client answers ``REBUY`` when your stack is
+    empty (as required) or when :meth:`Bot.rebuy` says so. A rebuy refills the stack and leaves
+    the bankroll alone: the bankroll is the net result, which already counts the lost chips.
 
     :meth:`feed` takes one line at a time, :meth:`receive` a whole message; both return the
     reply to send (bytes, without the newline) once a message is complete, else ``None``.
     """
 
     def __init__(self, bot: Bot | Callable[[State], str], *, game: str | None = None,
-                 check: bool = True, carry: bool | None = None) -> None:
+                 check: bool = True) -> None:
         self.bot = bot if isinstance(bot, Bot) else _FunctionBot(bot)
         if game is not None and game not in GAMES:
             raise ValueError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
@@ -351,8 +350,8 @@ class Client:
         self._game_known = game is not None or _game_from_env() is not None
         self.check = check
         #: Hold'em: stacks carry from hand to hand (with REBUY) instead of resetting every hand
-        #: (Doyle's game, the server's default); also set once the messages prove it.
-        self.carry = bool(carry)
+        #: (Doyle's game, the server's default); from ``init_round``.
+        self.carry = False
         self.stacks: list[int] | None = None  # Hold'em: everyone's chips after the last hand
         self._start_stacks: list[int] | None = None  # Hold'em: chips at the hand's start
         self.info: RoundInfo | None = None
@@ -407,11 +406,11 @@ class Client:
         elif line == b"end_hand":
             need = n + 2 + (2 if holdem else 0)
         elif line == b"init_round":
-            need = {"kuhn": 4, "holdem-nl": 6, "holdem-limit": 7}[self.game]
+            need = {"kuhn": 4, "holdem-nl": 7, "holdem-limit": 8}[self.game]
         elif line == b"end_round":
             need = 2
         elif (self._last_kind == b"init_round" and not self._game_known
-              and line.startswith((b"Game: ", b"Stack: ", b"BetSizes: "))):
+              and line.startswith((b"Game: ", b"Stack: ", b"StackMode: ", b"BetSizes: "))):
             # POKERBOTS_GAME was not set, so init_round looked complete after EndProb; the
             # server reads our READY only after this line anyway, so just take the information.
             self._round_line(line)
@@ -494,6 +493,10 @@ class Client:
             self.game = info.game = game
         elif key == b"Stack":
             info.stack = int(value)
+        elif key == b"StackMode":
+            if value not in (b"reset", b"carry"):
+                raise ProtocolError(f"unknown stack mode {value!r}")
+            self.carry = value == b"carry"
         elif key == b"BetSizes":
             small, big = parse_list(value)
             info.bet_sizes = (small, big)
@@ -544,12 +547,6 @@ class Client:
             pot = int(v(lines[n + 2], b"Pot: "))
             stacks = parse_list(v(lines[n + 3], b"Stacks: "))
             raise_text = v(lines[n + 4], b"Raise: ")
-            if not board and self._start_stacks is not None:
-                # Before the flop, chips behind plus money in front is each start stack.
-                start = [b + f for b, f in zip(stacks, fronts)]
-                if start != self._start_stacks:
-                    self.carry = True
-                    self._start_stacks = start
             call = min(table, front + stacks[0])
             if raise_text == b"-":
                 legal = Legal(front, call, table > front)
@@ -612,9 +609,7 @@ class Client:
         self.bankrolls = [b + d for b, d in zip(self.bankrolls, self._pending)]
         for i, line in enumerate(lines):
             if line.endswith(b"REBUY") and self.stacks is not None:
-                # A rebuy tops the stack up to the starting stack, charged to the bankroll.
-                self.carry = True
-                self.bankrolls[i] -= self.info.stack - self.stacks[i]
+                # A rebuy tops the stack up; the bankroll (the net result) does not change.
                 self.stacks[i] = self.info.stack
         self._pending = None
         self.hands_played += 1

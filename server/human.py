@@ -99,7 +99,8 @@ class Helper:
         if kind == "init_round":
             money = [int(v) for v in fields["Money"].split(",")]
             stack = fields.get("Stack")
-            self.book = Bankrolls(money, int(stack) if stack else None)
+            self.book = Bankrolls(money, int(stack) if stack else None,
+                                  fields.get("StackMode") == "carry")
             self.players = len(money)
             button = int(fields["Button"])
             where = "you have the button" if button == 0 else f"the button is player {button}"
@@ -130,9 +131,11 @@ class Helper:
                      for i, c in enumerate(fields["Showdown"].split(",")) if c != "-"]
             reply = "Reply: OK"
             book = self.book
-            if book.stack is not None and book.ends is not None and book.ends[0] < book.stack:
-                reply += (" (with --stacks carry: REBUY tops your stack up to"
-                          f" {book.stack}{', and you must: you have no chips' if not book.ends[0] else ''})")
+            if book.carry and book.ends is not None and book.ends[0] < book.stack:
+                if book.ends[0] == 0:
+                    reply = f"Reply: REBUY (you have no chips; it tops your stack up to {book.stack})"
+                else:
+                    reply += f" or REBUY (tops your stack up to {book.stack})"
             return ["Hand over: " + "; ".join(shown + [", ".join(pots)]) + ".", reply]
         if kind.startswith("EndAction:"):
             self.book.end_action(lines)

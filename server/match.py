@@ -174,6 +174,7 @@ def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, 
         "end_prob": list(referee.end_prob),
         "hands_played": referee.hands_played,
         "bankrolls": list(referee.bankrolls),
+        **referee.game.standing(),
         "error": error,
     }
     if outcome is not None and outcome.interrupted:

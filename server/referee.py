@@ -293,7 +293,7 @@ class Referee:
             raise self._fault(seat, "the answer to end_hand must be OK or REBUY", message, reply,
                               "OK or REBUY")
         try:
-            self.bankrolls[seat] += self.game.end_reply(seat, line == b"REBUY")
+            self.game.end_reply(seat, line == b"REBUY")
         except IllegalMove as exc:
             raise self._fault(seat, str(exc), message, reply, "OK or REBUY") from None
         return line.decode()

@@ -94,13 +94,11 @@ def plan(games: list[str], players: list[int] | None, rounds: int, seed: int) ->
     return cases
 
 
-def opponent_spec(seed: int, command: str | None, game_options: dict | None = None) -> BotSpec:
+def opponent_spec(seed: int, command: str | None) -> BotSpec:
     if command is not None:
         spec = parse_bot(command)
         return BotSpec(spec.label, spec.argv)
     argv = (sys.executable, "-m", "pokerbots.server.smoke_random", "--seed", str(seed))
-    if (game_options or {}).get("carry"):
-        argv += ("--carry",)  # it must know to REBUY when broke: no message says the mode
     return BotSpec("random", argv)
 
 
@@ -108,7 +106,7 @@ def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits
              game_options: dict, opponent: str | None = None) -> Result:
     """Play one smoke match and judge it."""
     specs = [
-        bot if s == case.seat else opponent_spec(case.seed * 16 + s, opponent, game_options)
+        bot if s == case.seat else opponent_spec(case.seed * 16 + s, opponent)
         for s in range(case.players)
     ]
     config = MatchConfig(bots=specs, game=case.game, game_options=game_options, seed=case.seed,

@@ -60,13 +60,13 @@ class Bankrolls:
     """Everyone's bankroll, as this seat sees the table (itself first), kept from the messages.
 
     Kuhn: each hand's result is the pots won less the money in front. Hold'em: the change of
-    each stack over the hand, plus the cost of every REBUY; the starting stacks of a hand are
-    seen in the first pre-flop ``play`` message (stack + money in front), else predicted from
-    the stack mode (``carry``; None: not known, guessed from what is seen).
+    each stack over the hand (a REBUY refills a stack and leaves the bankroll alone); the
+    starting stacks of a hand are seen in the first pre-flop ``play`` message (stack + money
+    in front), else predicted from the stack mode (``carry``, from ``init_round``).
     """
 
     def __init__(self, money: list[int], stack: int | None = None,
-                 carry: bool | None = None) -> None:
+                 carry: bool = False) -> None:
         self.money = money
         self.n = len(money)
         self.stack = stack  # Hold'em starting stack; None for Kuhn
@@ -88,10 +88,7 @@ class Bankrolls:
         if self.stack is None or self.seen_start:
             return
         if _field(lines, "Board") == "-":
-            start = [s + f for s, f in zip(_numbers(_field(lines, "Stacks")), _fronts(lines))]
-            if self.carry is None and start != [self.stack] * self.n:
-                self.carry = True
-            self.start = start
+            self.start = [s + f for s, f in zip(_numbers(_field(lines, "Stacks")), _fronts(lines))]
             self.seen_start = True
 
     def end_hand(self, lines: list[str]) -> None:
@@ -109,7 +106,6 @@ class Bankrolls:
     def end_action(self, lines: list[str]) -> None:
         for i, line in enumerate(lines):
             if line == "EndAction: REBUY" and self.stack is not None and self.ends is not None:
-                self.money[i] -= self.stack - self.ends[i]
                 self.ends[i] = self.stack
 
     def must_rebuy(self) -> bool:
@@ -119,7 +115,7 @@ class Bankrolls:
 #: The line that ends each message, by game (Kuhn's play message ends after its Action lines).
 _LAST = {
     "kuhn": {"init_round": "EndProb:", "end_hand": "Pots:"},
-    "holdem-nl": {"init_round": "Stack:", "end_hand": "Stacks:", "play": "Raise:"},
+    "holdem-nl": {"init_round": "StackMode:", "end_hand": "Stacks:", "play": "Raise:"},
     "holdem-limit": {"init_round": "BetSizes:", "end_hand": "Stacks:", "play": "Raise:"},
 }
 
@@ -144,8 +140,6 @@ def complete(game: str, lines: list[str], players: int) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--carry", action="store_true",
-                        help="Hold'em stacks carry from hand to hand (--stacks carry)")
     args = parser.parse_args(argv)
     random.seed(args.seed)
     game = os.environ.get("POKERBOTS_GAME", "kuhn")
@@ -160,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             stack = _field(lines, "Stack")
             book = Bankrolls(_numbers(_field(lines, "Money")),
-                             int(stack) if stack else None, True if args.carry else None)
+                             int(stack) if stack else None, _field(lines, "StackMode") == "carry")
             reply = "READY"
         elif book is None or not complete(game, lines, book.n):
             continue

@@ -166,7 +166,7 @@ def test_shell_bot_refuses_holdem():
 KUHN_3P_INIT = b"init_round\nMoney: 0,0,0\nBlinds: 1,1,1\nButton: 0\nEndProb: 1,100\n"
 KUHN_2P_INIT = b"init_round\nMoney: 0,0\nBlinds: 1,1\nButton: 0\nEndProb: 1,100\n"
 NL_2P_INIT = (b"init_round\nMoney: 0,0\nBlinds: 5,10\nButton: 0\nEndProb: 1,100\n"
-              b"Game: holdem-nl\nStack: 2000\n")
+              b"Game: holdem-nl\nStack: 2000\nStackMode: reset\n")
 
 
 @pytest.mark.parametrize("name, init, game, why", [

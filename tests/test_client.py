@@ -221,7 +221,7 @@ def test_feed_line_by_line_returns_the_reply_only_when_the_message_is_complete()
 
 
 HOLDEM_INIT = (b"init_round\nMoney: 0,0,0\nBlinds: 0,5,10\nButton: 0\nEndProb: 1,100\n"
-               b"Game: holdem-nl\nStack: 2000\n")
+               b"Game: holdem-nl\nStack: 2000\nStackMode: reset\n")
 
 
 def test_holdem_messages():
@@ -316,7 +316,7 @@ def test_without_pokerbots_game_late_holdem_lines_are_taken_in(monkeypatch):
 
     client = Client(B())
     replies = [client.feed(line) for line in HOLDEM_INIT.splitlines()]
-    assert replies == [None] * 4 + [b"READY", None, None]
+    assert replies == [None] * 4 + [b"READY", None, None, None]
     assert infos == []  # told once the game is sure
     assert client.receive(b"init_hand\nHand: 0\nCards: Ah Kd\n") == b"READY"
     assert (infos[0].game, infos[0].stack) == ("holdem-nl", 2000)
@@ -572,12 +572,15 @@ def test_holdem_money_tracking_and_legal_replies_with_random_bots(players, game,
         bot = Checked(random.Random(10 * players + seat))
         bot.seat = seat
         bots.append(bot)
-    clients = [Client(b, game=game, carry=carry) for b in bots]
+    clients = [Client(b, game=game) for b in bots]
     play_local(referee, clients)  # the referee judges every action and every Money reply
     assert referee.hands_played == hands
     for seat, client in enumerate(clients):
         assert client.bankrolls == referee.bankrolls[seat:] + referee.bankrolls[:seat]
     assert {"preflop", "flop", "turn", "river"} <= set(checked)
+    assert all(c.carry == carry for c in clients)  # read from StackMode in init_round
+    if carry:
+        assert sum(referee.game.rebuys) > 0  # broke seats rebought and the Money lines agreed
 
 
 def test_holdem_random_bot_from_bots_folder_plays_many_hands():

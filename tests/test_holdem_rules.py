@@ -452,7 +452,8 @@ def test_doyles_game_refuses_rebuy():
     play(start(game), "0:500 1:f")
     with pytest.raises(IllegalMove, match="REBUY"):
         game.end_reply(1, True)
-    assert game.end_reply(1, False) == 0
+    game.end_reply(1, False)  # OK is fine
+    assert game.standing() == {}  # nothing beyond the bankrolls to record
 
 
 def test_carry_mode_stacks_carry_from_hand_to_hand():
@@ -462,11 +463,13 @@ def test_carry_mode_stacks_carry_from_hand_to_hand():
     assert start(game, 1).stacks_start == [2010, 1990]
 
 
-def test_carry_mode_rebuy_tops_up_and_is_charged_to_the_bankroll():
+def test_carry_mode_rebuy_tops_up_and_counts_the_chips_bought():
     game = HoldemNoLimit(2, carry=True)
     play(start(game, 0), "0:500 1:f")
-    assert game.end_reply(1, True) == -10
+    game.end_reply(1, True)
     assert game.stacks == [2010, 2000]
+    assert game.rebuys == [0, 10]
+    assert game.standing() == {"stacks": [2010, 2000], "rebuys": [0, 10]}
     with pytest.raises(IllegalMove, match="starting stack"):
         game.end_reply(0, True)  # above the starting stack: nothing to rebuy
 
@@ -477,7 +480,8 @@ def test_carry_mode_rebuy_with_a_full_stack_is_refused():
     assert game.stacks == [2000, 2000]
     with pytest.raises(IllegalMove, match="REBUY is only allowed below the starting stack"):
         game.end_reply(0, True)
-    assert game.end_reply(0, False) == 0
+    game.end_reply(0, False)
+    assert game.stacks == [2000, 2000]
 
 
 def test_carry_mode_ok_with_no_chips_is_refused():
@@ -487,8 +491,9 @@ def test_carry_mode_ok_with_no_chips_is_refused():
     assert game.stacks == [0, 4000]
     with pytest.raises(IllegalMove, match="you have no chips: answer REBUY"):
         game.end_reply(0, False)
-    assert game.end_reply(0, True) == -2000
+    game.end_reply(0, True)
     assert game.stacks == [2000, 4000]
+    assert game.rebuys == [2000, 0]
 
 
 def test_carry_mode_a_short_stack_posts_what_it_has():
@@ -503,7 +508,7 @@ def test_carry_mode_a_short_stack_posts_what_it_has():
     assert hand.deltas == [9, -5, -4]
 
 
-def test_carry_mode_rebuy_through_the_referee_is_charged_to_the_bankroll():
+def test_carry_mode_bankroll_is_the_net_result_and_a_rebuy_does_not_charge_it_twice():
     game = HoldemNoLimit(2, carry=True)
     deals = [deal(game), deal(game)]
     referee = Referee(game, random.Random(0), hands=2, button=0, deals=deals)
@@ -515,10 +520,12 @@ def test_carry_mode_rebuy_through_the_referee_is_charged_to_the_bankroll():
         return honest(referee, lambda s, m: fold if s == 1 else b"BET 500")(seat, kind, message)
 
     run(referee, bot)
-    # Hand 0: seat 1 folds its big blind (-10) and rebuys 10 (charged -10); hand 1 it folds
-    # its small blind (-5). As specified, the rebuy is charged on top of the hand's result.
-    assert referee.bankrolls == [15, -25]
+    # Hand 0: seat 1 folds its big blind (-10) and rebuys the 10 it lost; hand 1 it folds its
+    # small blind (-5). The lost 10 came off the bankroll when it was lost, so the rebuy does
+    # not take it off again: the bankroll is the net result, -15, and 10 chips were bought.
+    assert referee.bankrolls == [15, -15]
     assert game.stacks == [2015, 1995]
+    assert game.rebuys == [0, 10]
 
 
 # -- deals -----------------------------------------------------------------------------------------
@@ -594,9 +601,11 @@ def test_invalid_limit_bet_sizes_are_refused():
 # -- message lines ---------------------------------------------------------------------------------
 
 
-def test_round_lines_name_the_game_stack_and_bet_sizes():
-    assert HoldemNoLimit(3).round_lines(0) == "Game: holdem-nl\nStack: 2000\n"
-    assert HoldemLimit(3).round_lines(1) == "Game: holdem-limit\nStack: 2000\nBetSizes: 10,20\n"
+def test_round_lines_name_the_game_stack_stack_mode_and_bet_sizes():
+    assert HoldemNoLimit(3).round_lines(0) == "Game: holdem-nl\nStack: 2000\nStackMode: reset\n"
+    assert HoldemNoLimit(3, carry=True).round_lines(0).endswith("StackMode: carry\n")
+    assert HoldemLimit(3).round_lines(1) == (
+        "Game: holdem-limit\nStack: 2000\nStackMode: reset\nBetSizes: 10,20\n")
 
 
 def test_hole_text_is_rank_then_suit_space_separated():
@@ -639,6 +648,24 @@ def test_end_lines_preflop_fold_out_show_no_board():
     assert hand.end_lines(1) == "Board: -\nStacks: 2005,1995\n"
 
 
+def test_the_three_player_transcript_in_protocol_md_is_what_the_server_sends():
+    """PROTOCOL.md's Hold'em transcript, including the Action lines of a new street."""
+    from pathlib import Path
+
+    game = HoldemNoLimit(3)
+    referee = Referee(game, random.Random(0), hands=1, button=0,
+                      deals=[game.parse_deal("AhQh 7c2d JsJd | Qd 8h 3c 9s 4h")])
+    script = iter([b"BET 30", b"FOLD 5", b"BET 30",  # pre-flop: raise, fold, call
+                   b"BET 0", b"BET 40", b"BET 40",    # flop: check, bet, call
+                   b"BET 0", b"BET 0",                # turn: both check
+                   b"BET 100", b"BET 100"])           # river: bet, call
+    view = seat_view(run(referee, honest(referee, lambda seat, message: next(script))), 2)
+    assert "Action: PASS 0\nAction: PASS 0\nAction: FOLD 0\nBoard: Qd 8h 3c\n" in view
+    assert referee.bankrolls == [175, -5, -170]
+    doc = (Path(__file__).parent.parent / "protocol" / "PROTOCOL.md").read_text()
+    assert "\n```\n" + view + "```\n" in doc
+
+
 def test_a_heads_up_hand_through_the_referee_reads_as_the_protocol_says():
     game = HoldemNoLimit(2)
     referee = Referee(game, random.Random(0), hands=1, button=0,
@@ -653,6 +680,7 @@ Button: 1
 EndProb: 0,1
 Game: holdem-nl
 Stack: 2000
+StackMode: reset
 READY
 init_hand
 Hand: 0

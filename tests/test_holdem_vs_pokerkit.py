@@ -392,15 +392,18 @@ def play_hands(seed: int, hands: int, *, limit_share: float = 0.25) -> Counter:
 
 
 def test_pokerkit_agrees_on_random_hands():
-    notes = play_hands(20261122, 3000)
+    notes = play_hands(20261122, 2500)
     print(dict(notes))
-    assert notes["hands"] == 3000
+    assert notes["hands"] == 2500
 
 
 @pytest.mark.slow
 def test_pokerkit_agrees_on_many_random_hands():
-    notes = play_hands(7, 20000)
+    # PokerKit runs about 100 of these hands a second here: 6,000 more keep the whole suite,
+    # slow tests included, well inside its five minutes.
+    notes = play_hands(7, 6000)
     print(dict(notes))
+    assert notes["hands"] == 6000
 
 
 def test_no_raise_when_nobody_can_call():

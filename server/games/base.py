@@ -160,15 +160,19 @@ class Game(ABC):
         """Extra lines of ``init_round`` ('' for Kuhn)."""
         return ""
 
-    def end_reply(self, seat: int, rebuy: bool) -> int:
+    def end_reply(self, seat: int, rebuy: bool) -> None:
         """Judge a seat's end-of-hand answer (``REBUY`` or ``OK``) after the last hand dealt.
 
-        Returns the change to that seat's bankroll. Raises :class:`IllegalMove` when the answer
-        is not allowed (a rebuy where none exists, OK with an empty stack in carry mode).
+        Raises :class:`IllegalMove` when the answer is not allowed (a rebuy where none exists,
+        OK with an empty stack in carry mode). A rebuy never changes a bankroll: the bankroll is
+        the net result, which already counts the chips the seat lost.
         """
         if rebuy:
             raise IllegalMove(f"REBUY is not allowed in {self.name}: there is nothing to rebuy")
-        return 0
+
+    def standing(self) -> dict:
+        """What the match summary should record about the game's state beyond the bankrolls."""
+        return {}
 
 
 def rotate(values: list, view: int) -> list:

@@ -27,8 +27,10 @@ Rules (the protocol document has them in prose for bot authors):
   who wins a share of a pot contested by at least two players shows cards.
 * Money: Doyle's game by default (every hand starts with the starting stack). With
   ``carry=True`` stacks carry from hand to hand; after a hand ``REBUY`` tops a short stack up to
-  the starting stack, charged to the bankroll, and a player with no chips must rebuy. A player
-  who cannot post a whole blind posts what they have (all-in).
+  the starting stack and a player with no chips must rebuy. The bankroll is the net result in
+  both modes (chips won minus chips lost), so the chips a rebuy replaces were charged to it when
+  they were lost and the rebuy itself leaves it alone; ``rebuys`` counts the chips bought. A
+  player who cannot post a whole blind posts what they have (all-in).
 
 Performance: per action the work is a scan of at most ten seats with no allocation beyond the
 :class:`~.base.Legal` answer; ``eval7`` runs only at a showdown, on cards looked up in a dict
@@ -374,6 +376,8 @@ class _Holdem(Game):
         self.carry = carry
         #: Carry mode: each seat's chips between hands.
         self.stacks = [stack] * players
+        #: Carry mode: the chips each seat has bought with REBUY so far.
+        self.rebuys = [0] * players
 
     def blinds(self, button: int) -> list[int]:
         n = self.players
@@ -385,7 +389,8 @@ class _Holdem(Game):
         return forced
 
     def round_lines(self, view: int) -> str:
-        lines = f"Game: {self.name}\nStack: {self.stack}\n"
+        mode = "carry" if self.carry else "reset"
+        lines = f"Game: {self.name}\nStack: {self.stack}\nStackMode: {mode}\n"
         if self.limit:
             lines += f"BetSizes: {self.small_bet},{self.big_bet}\n"
         return lines
@@ -430,22 +435,26 @@ class _Holdem(Game):
         if self.carry:
             self.stacks[:] = hand.stack
 
-    def end_reply(self, seat: int, rebuy: bool) -> int:
+    def end_reply(self, seat: int, rebuy: bool) -> None:
         if not self.carry:
             if rebuy:
                 raise IllegalMove(f"REBUY is not allowed in {self.name} with stacks reset every"
                                   f" hand: every hand starts with {self.stack} chips")
-            return 0
+            return
         have = self.stacks[seat]
         if rebuy:
             if have >= self.stack:
                 raise IllegalMove(f"REBUY is only allowed below the starting stack of"
                                   f" {self.stack}, and you have {have}")
             self.stacks[seat] = self.stack
-            return have - self.stack
-        if have == 0:
+            self.rebuys[seat] += self.stack - have
+        elif have == 0:
             raise IllegalMove("you have no chips: answer REBUY")
-        return 0
+
+    def standing(self) -> dict:
+        if not self.carry:
+            return {}
+        return {"stacks": list(self.stacks), "rebuys": list(self.rebuys)}
 
 
 class HoldemNoLimit(_Holdem):
