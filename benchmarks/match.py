@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Full matches with real bot processes: hands per second and the server's own CPU per hand.
 
-    python benchmarks/match.py [--hands N] [--players P]
+    python benchmarks/match.py [--hands N] [--players P] [--holdem-players Q]
 
-Plays 3-player Kuhn (by default) with the minimal C bot built from kuhn_call_bot.c (needs cc)
-and with the bundled Python bots, each match pinned to one CPU as `pokerbots run` does by
-default. Targets (issue 2): at least 4,000 hands/s with compiled bots, 1,500 with Python bots.
+Plays P-player Kuhn (3 by default) with the minimal C bot built from kuhn_call_bot.c (needs
+cc) and with the bundled Python bots, then Q-player no-limit and limit Hold'em (3 and 6 by
+default) with holdem_call_bot.c and the bundled Python bots, each match pinned to one CPU as
+`pokerbots run` does by default, logs written as usual. Targets (issue 2): at least 4,000
+Kuhn hands/s with compiled bots, 1,500 with Python bots.
 """
 
 from __future__ import annotations
@@ -26,12 +28,12 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
-def build_c_bot(out: Path) -> Path | None:
+def build_c_bot(source: str, out: Path) -> Path | None:
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         return None
-    exe = out / "kuhn_call_bot"
-    subprocess.run([cc, "-O2", "-o", str(exe), str(HERE / "kuhn_call_bot.c")], check=True)
+    exe = out / Path(source).stem
+    subprocess.run([cc, "-O2", "-o", str(exe), str(HERE / source)], check=True)
     return exe
 
 
@@ -55,28 +57,38 @@ def measure(bots: list[str], hands: int, game: str, logs: Path) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=20000)
-    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--hands", type=int, default=20000, help="Kuhn hands with C bots")
+    parser.add_argument("--players", type=int, default=3, help="Kuhn players")
+    parser.add_argument("--holdem-players", type=int, nargs="*", default=[3, 6])
     args = parser.parse_args()
     rows = []
+    python_bots = [ROOT / "bots" / name for name in ("call_bot.py", "random_bot.py")]
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        exe = build_c_bot(tmp)
-        if exe is None:
+        logs = tmp / "logs"
+
+        def play(name: str, bot, players: int, hands: int, game: str) -> None:
+            rows.append((name, players, measure([str(bot)] * players, hands, game, logs)))
+
+        kuhn_c = build_c_bot("kuhn_call_bot.c", tmp)
+        holdem_c = build_c_bot("holdem_call_bot.c", tmp)
+        if kuhn_c is None:
             print("no C compiler: skipping the compiled bots")
         else:
-            rows.append(("kuhn, C check/call bots", measure([str(exe)] * args.players,
-                                                             args.hands, "kuhn", tmp / "logs")))
-        for name in ("call_bot.py", "random_bot.py"):
-            bot = ROOT / "bots" / name
-            if bot.exists():
-                rows.append((f"kuhn, Python {name}",
-                             measure([str(bot)] * args.players, args.hands // 2, "kuhn",
-                                     tmp / "logs")))
-    print(f"{args.players}-player matches, pinned to one CPU, logs written as usual")
-    print(f"{'match':34} {'hands/s':>9} {'server CPU/hand':>16} {'bots CPU/hand':>14}")
-    for name, r in rows:
-        print(f"{name:34} {r['hands/s']:9,.0f} {r['server us/hand']:13,.1f} us"
+            play("kuhn, C check/call bots", kuhn_c, args.players, args.hands, "kuhn")
+        for bot in python_bots:
+            play(f"kuhn, Python {bot.name}", bot, args.players, args.hands // 2, "kuhn")
+        for game in ("holdem-nl", "holdem-limit"):
+            for players in args.holdem_players:
+                if holdem_c is not None:
+                    play(f"{game}, C check/call bots", holdem_c, players, args.hands // 4, game)
+                for bot in python_bots:
+                    play(f"{game}, Python {bot.name}", bot, players, args.hands // 8, game)
+    print("Matches pinned to one CPU, logs written as usual")
+    print(f"{'match':38} {'players':>7} {'hands/s':>9} {'server CPU/hand':>16}"
+          f" {'bots CPU/hand':>14}")
+    for name, players, r in rows:
+        print(f"{name:38} {players:7} {r['hands/s']:9,.0f} {r['server us/hand']:13,.1f} us"
               f" {r['bots us/hand']:11,.1f} us")
 
 
