@@ -60,7 +60,7 @@ def ours(players: int, seconds: float, seed: int) -> tuple[int, float, int]:
                 else:
                     hand.call()
                 decisions += 1
-            hand.deltas  # settle
+            _ = hand.deltas  # settle the hand, as the referee does
             button = (button + 1) % players
             hands += 1
         now = time.process_time()

@@ -10,11 +10,11 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .bots import BotSpecError, parse_bot
+from .bots import BotSpecError
 from .games import GAME_NAMES
 from .human import explain, is_human, parse_seats
-from .match import MatchConfig, MatchSetupError, pick_cpu, prepare, run_prepared
 from .limits import ResourceLimits
+from .match import MatchConfig, MatchSetupError, pick_cpu, prepare, run_prepared
 from .runner import Limits, stderr_tail
 
 #: Exit codes: 0 the match completed, 1 a bot broke the rules, 2 the command was wrong,
@@ -37,7 +37,8 @@ def parse_fraction(text: str) -> tuple[int, int]:
     try:
         num, den = int(a), int(b)
     except ValueError:
-        raise click.BadParameter(f"{text!r}: both parts must be whole numbers, e.g. 1/1000") from None
+        raise click.BadParameter(
+            f"{text!r}: both parts must be whole numbers, e.g. 1/1000") from None
     if den <= 0 or not 0 <= num <= den:
         raise click.BadParameter(f"{text!r} is not a probability: need 0 <= a <= b and b > 0")
     return num, den
@@ -77,14 +78,16 @@ def game_options(func):
         click.option("--game", "-g", type=click.Choice(GAME_NAMES), default="kuhn",
                      show_default=True, help="The game to play."),
         click.option("--stack", type=click.IntRange(min=1), default=None,
-                     help="Hold'em: chips each player starts a hand with (default 200 big blinds)."),
+                     help="Hold'em: chips each player starts a hand with"
+                          " (default 200 big blinds)."),
         click.option("--blinds", default=None, metavar="SB/BB",
                      help="Hold'em: small and big blind (default 5/10)."),
         click.option("--bet-sizes", default=None, metavar="SMALL/BIG",
                      help="Limit Hold'em: small and big bet (default 10/20)."),
         click.option("--stacks", "stack_mode", type=click.Choice(["reset", "carry"]),
                      default="reset", show_default=True,
-                     help="Hold'em: reset stacks every hand (Doyle's game) or carry them, with REBUY."),
+                     help="Hold'em: reset stacks every hand (Doyle's game) or carry them,"
+                          " with REBUY."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -180,7 +183,8 @@ def run(bots, game, stack, blinds, bet_sizes, stack_mode, hands, end_prob, seed,
 
     A .py file runs under this Python. A BOT of - (or human) is you: that seat is this
     terminal, where you read the server's messages and type the replies. Two bots play
-    heads-up; Kuhn takes 2 to 6 bots and Hold'em 2 to 10. Exit code: 0 completed, 1 a bot broke the rules, 2 bad command line.
+    heads-up; Kuhn takes 2 to 6 bots and Hold'em 2 to 10. Exit code: 0 completed, 1 a bot
+    broke the rules, 2 bad command line.
     """
     options = collect_game_options(game, stack, blinds, bet_sizes, stack_mode)
     try:
@@ -232,7 +236,8 @@ def play_and_report(config: MatchConfig, *, as_json: bool = False) -> int:
         text = fault.paragraph(logs=str(match.log.path))
         tail = stderr_tail(match.log.stderr_path(fault.seat))
         if tail:
-            text += f"\nLast lines of its stderr:\n" + "\n".join("    " + t for t in tail.splitlines())
+            text += "\nLast lines of its stderr:\n" + "\n".join(
+                "    " + t for t in tail.splitlines())
         click.echo(text, err=True)
         return EXIT_FAULT
     return 0
@@ -291,7 +296,9 @@ class _Progress:
 
 
 # Subcommands that live in their own modules (registered last: they use the options above).
-from . import deal as _deal, show as _show, smoke as _smoke  # noqa: E402
+from . import deal as _deal  # noqa: E402
+from . import show as _show  # noqa: E402
+from . import smoke as _smoke  # noqa: E402
 
 for _module in (_smoke, _deal, _show):
     main.add_command(_module.command())

@@ -89,7 +89,8 @@ def deal_options(func):
         click.option("--players", "-p", type=click.IntRange(min=2), default=2,
                      show_default=True, help="Players at the table."),
         click.option("--seed", type=int, default=1, show_default=True,
-                     help="Seed of the deal; the same seed in `pokerbots run` deals the same cards."),
+                     help="Seed of the deal; the same seed in `pokerbots run` deals the"
+                          " same cards."),
         click.option("--hands", "-n", type=click.IntRange(min=1), default=3, show_default=True,
                      help="Hands in the round."),
         click.option("--seat", "-s", type=click.IntRange(min=0), default=0, show_default=True,
@@ -107,7 +108,8 @@ def deal_options(func):
 
 def command() -> click.Command:
     """The ``deal`` command, built when cli registers it (it shares cli's game options)."""
-    return click.command(name="deal", short_help="Print the exact text a seat receives, to feed to a bot.")(
+    return click.command(
+        name="deal", short_help="Print the exact text a seat receives, to feed to a bot.")(
         deal_options(deal))
 
 

@@ -133,7 +133,8 @@ class Helper:
             book = self.book
             if book.carry and book.ends is not None and book.ends[0] < book.stack:
                 if book.ends[0] == 0:
-                    reply = f"Reply: REBUY (you have no chips; it tops your stack up to {book.stack})"
+                    reply = ("Reply: REBUY (you have no chips; it tops your stack up to"
+                             f" {book.stack})")
                 else:
                     reply += f" or REBUY (tops your stack up to {book.stack})"
             return ["Hand over: " + "; ".join(shown + [", ".join(pots)]) + ".", reply]

@@ -60,5 +60,6 @@ class ResourceLimits:
         if signum == signal.SIGXFSZ and self.file_size_mib:
             return f" (it wrote a file larger than {self.file_size_mib} MiB, --max-file-size)"
         if signum == signal.SIGKILL and self.cpu_seconds:
-            return " (SIGKILL: the CPU-time limit, the kernel's out-of-memory killer or another process)"
+            return (" (SIGKILL: the CPU-time limit, the kernel's out-of-memory killer or another"
+                    " process)")
         return ""

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import trio
 
+from . import sandbox
 from .bots import BotSpec
 from .games import make_game
 from .games.base import Deal, Game
 from .logs import MatchLog, new_match_dir
 from .referee import Referee
-from . import sandbox
 from .runner import Limits, MatchOutcome, play
 
 
@@ -67,7 +67,8 @@ def read_cards(path: Path, game: Game) -> tuple[int | None, list[Deal]]:
             continue
         if line.lower().startswith("button:"):
             if deals or button is not None:
-                raise MatchSetupError(f"{path}:{number}: 'button:' must come once, before the deals")
+                raise MatchSetupError(
+                    f"{path}:{number}: 'button:' must come once, before the deals")
             value = line.split(":", 1)[1].strip()
             if not value.isdigit() or int(value) >= game.players:
                 raise MatchSetupError(
@@ -183,7 +184,8 @@ def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, 
     if outcome is not None:
         timing = {
             "seconds": round(outcome.seconds, 6),
-            "hands_per_second": round(outcome.hands / outcome.seconds, 1) if outcome.seconds else None,
+            "hands_per_second": (round(outcome.hands / outcome.seconds, 1)
+                                 if outcome.seconds else None),
             "bot_seconds": [round(t, 6) for t in outcome.time_used],
         }
     return summary, timing

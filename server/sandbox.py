@@ -33,7 +33,8 @@ def check() -> str:
     """The path of bwrap, or SandboxUnavailable saying how to get it."""
     path = bwrap_path()
     if path is None:
-        raise SandboxUnavailable(f"--sandbox needs bubblewrap (bwrap), which is not on PATH: {INSTALL_HINT}")
+        raise SandboxUnavailable(
+            f"--sandbox needs bubblewrap (bwrap), which is not on PATH: {INSTALL_HINT}")
     return path
 
 
@@ -53,7 +54,7 @@ class Scratch:
 
 
 def wrap(argv: list[str], scratch: Path, hidden: list[Path], cwd: str | None = None) -> list[str]:
-    """The command that runs ``argv`` in the sandbox, with ``scratch`` as its only writable place."""
+    """The command that runs ``argv`` in the sandbox, ``scratch`` its only writable place."""
     bwrap = check()
     cwd = os.path.abspath(cwd or os.getcwd())
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]

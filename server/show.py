@@ -95,7 +95,8 @@ def summary_text(path: Path, summary: dict | None, timing: dict | None,
     seconds = (timing or {}).get("bot_seconds") or []
     width = max([len(b) for b in bots] + [3])
     lines.append("")
-    lines.append(f"  seat  {'bot':<{width}}  bankroll  per hand" + ("  bot time" if seconds else ""))
+    lines.append(f"  seat  {'bot':<{width}}  bankroll  per hand"
+                 + ("  bot time" if seconds else ""))
     for s, (bot, money) in enumerate(zip(bots, bankrolls)):
         row = f"  {s:>4}  {bot:<{width}}  {money:>+8d}  {money / max(played, 1):>+8.3f}"
         if seconds:
@@ -120,7 +121,8 @@ def error_text(path: Path, error: dict) -> str:
                  f"  (replay: ./mybot < {path / f'seat{seat}.in'})")
     tail = stderr_tail(path / f"seat{seat}.stderr")
     if tail:
-        parts.append("Last lines of its stderr:\n" + "\n".join("    " + t for t in tail.splitlines()))
+        parts.append("Last lines of its stderr:\n"
+                     + "\n".join("    " + t for t in tail.splitlines()))
     return "\n".join(parts)
 
 
@@ -188,7 +190,8 @@ def show_text(path: Path, *, last: int | None = 10, hands_shown: bool = True,
     if hands_shown and hands:
         shown = hands if last is None else hands[-last:]
         head = "Hand history" + ("" if len(shown) == len(hands)
-                                 else f" (last {len(shown)} of {len(hands)} hands; --all for every hand)")
+                                 else f" (last {len(shown)} of {len(hands)} hands;"
+                                      " --all for every hand)")
         blocks.append(head + ":\n\n" + "".join(render_hand(h, labels) for h in shown).rstrip("\n"))
     elif hands_shown:
         blocks.append("No hand was completed.")

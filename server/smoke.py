@@ -256,7 +256,8 @@ def smoke_options(func):
 
 def command() -> click.Command:
     """The ``smoke`` command, built when cli registers it (it shares cli's game options)."""
-    return click.command(name="smoke", short_help="Test a bot against random bots in short matches (for CI).")(
+    return click.command(
+        name="smoke", short_help="Test a bot against random bots in short matches (for CI).")(
         smoke_options(smoke))
 
 
@@ -349,7 +350,8 @@ def run_all(cases, spec, *, hands, logs, limits, options, opponent, junit_xml, e
     seconds = time.perf_counter() - started
     failed = [r for r in results if not r.passed and not r.internal]
     errors = [r for r in results if r.internal]
-    summary = f"{len(results)} matches in {seconds:.1f} s: {len(results) - len(failed) - len(errors)} passed"
+    passed = len(results) - len(failed) - len(errors)
+    summary = f"{len(results)} matches in {seconds:.1f} s: {passed} passed"
     if failed:
         summary += f", {len(failed)} failed"
     if errors:

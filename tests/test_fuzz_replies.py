@@ -12,7 +12,6 @@ import os
 import random
 import re
 
-import pytest
 import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,7 +21,7 @@ from pokerbots.server.bots import BotSpec
 from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
 from pokerbots.server.referee import Referee
-from pokerbots.server.runner import MAX_LINE, Seat, _TimedOut
+from pokerbots.server.runner import MAX_LINE, Seat
 
 SLOTS = ["init_round", "init_hand", "play", "end_hand", "end_action", "end_round"]
 GAMES = [("kuhn", 2), ("kuhn", 3), ("holdem-nl", 3)]
@@ -154,7 +153,6 @@ def test_the_line_reader_returns_a_line_or_a_fault_never_hangs(chunks):
             for chunk in chunks:
                 os.write(w, chunk)
             os.close(w)
-            w_closed = True
             with trio.fail_after(2):
                 try:
                     line = await seat.receive(trio.current_time() + 1, b"play\n")

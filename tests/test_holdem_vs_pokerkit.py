@@ -213,7 +213,7 @@ class Pair:
 
     def _raise_difference(self, our_can: bool) -> str | None:
         """The deliberate difference explaining a disagreement on whether raising is legal."""
-        ours, pk = self.ours, self.pk
+        pk = self.pk
         i = pk.actor_index
         top = max(pk.bets)
         if our_can and all(

@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile" / "hostile.py"
 GOOD = ROOT / "tests" / "bad_bots" / "kuhn_bot.py"
 needs_bwrap = pytest.mark.skipif(sandbox.bwrap_path() is None,
-                                 reason="bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
+                                 reason="bubblewrap (bwrap) is not installed:"
+                                        " apt-get install bubblewrap")
 
 
 def processes_mentioning(text: str) -> list[int]:
@@ -266,7 +267,8 @@ def test_memory_limit(tmp_path, bots, clean):
 def test_cpu_limit(tmp_path, bots, clean):
     outcome, _, _ = play(tmp_path, bots, "cpu-spin", "good", startup=10,
                          resources=ResourceLimits(cpu_seconds=1))
-    assert "killed by SIGXCPU (it used more than its 1 s of CPU time, --max-cpu)" in outcome.fault.reason
+    assert ("killed by SIGXCPU (it used more than its 1 s of CPU time, --max-cpu)"
+            in outcome.fault.reason)
 
 
 def test_file_size_limit(tmp_path, bots, clean):

@@ -77,7 +77,8 @@ def test_a_bet_everyone_folds_to_wins_without_showing():
 def test_legal_replies_before_and_after_a_bet():
     hand, _ = play(3, 0, "JQK", "")
     legal = hand.legal()
-    assert (legal.front, legal.call, legal.fold, legal.raise_min, legal.raise_max) == (1, 1, False, 2, 2)
+    assert (legal.front, legal.call, legal.fold, legal.raise_min, legal.raise_max) == (
+        1, 1, False, 2, 2)
     hand.raise_to(2)
     legal = hand.legal()
     assert (legal.front, legal.call, legal.fold, legal.raise_min) == (1, 2, True, None)
@@ -104,7 +105,8 @@ def test_every_betting_sequence_pays_out_a_zero_sum_to_the_best_live_card(player
             legal = hand.legal()
             choice = rng.choice(["call"] + ["raise"] * (legal.raise_min is not None)
                                 + ["fold"] * legal.fold)
-            {"call": hand.call, "fold": hand.fold, "raise": lambda: hand.raise_to(2)}[choice]()
+            {"call": hand.call, "fold": hand.fold,
+             "raise": lambda hand=hand: hand.raise_to(2)}[choice]()
         assert sum(hand.deltas) == 0
         live = [s for s in range(players) if not hand.folded[s]]
         best = max(live, key=lambda s: deck.index(cards[s]))

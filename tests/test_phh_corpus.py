@@ -1,11 +1,11 @@
 """The Hold'em dealer replays real hands (PHH corpus) and must reach the recorded final stacks.
 
 The corpus lives outside the repository, in ``../shared/corpus/phh`` next to the checkout (see
-its SOURCES.txt); the corpus tests are skipped only when that folder is absent (the reader's own tests
-still run). ``expected.jsonl``
-gives each hand's final stacks (computed by PokerKit 0.7.7); every hand whose outcome is
-determined (hole cards known wherever they matter) and whose rules our dealer models is replayed
-here with its own cards and actions, and every action is checked against our legal set on the way.
+its SOURCES.txt); the corpus tests are skipped only when that folder is absent (the reader's own
+tests still run). ``expected.jsonl`` gives each hand's final stacks (computed by PokerKit
+0.7.7); every hand whose outcome is determined (hole cards known wherever they matter) and
+whose rules our dealer models is replayed here with its own cards and actions, and every
+action is checked against our legal set on the way.
 
 PHH player ``pK`` (1-based) sits ``K`` seats left of the button; the last player is the button
 (heads-up too: ``p1`` is the big blind, ``p2`` the button and small blind). Each hand is dealt
