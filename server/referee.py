@@ -62,6 +62,8 @@ class Referee:
         self.button = rng.randrange(n) if button is None else button
         self.on_hand = on_hand
         self.bankrolls = [0] * n
+        #: Hands whose result is settled, credited and logged (a fault after that, in the
+        #: end_hand or Money exchange, does not take the hand back).
         self.hands_played = 0
         #: Number of the hand being played (None before the first and after the last).
         self.hand_number: int | None = None
@@ -104,6 +106,7 @@ class Referee:
             yield from self._betting(hand)
 
             record = self._settle(hand, number, button)
+            self.hands_played = number + 1
             if self.on_hand is not None:
                 self.on_hand(record)  # before anything else can fail: the hand is played
             shown = [hand.showdown_text(s) for s in range(n)]
@@ -120,7 +123,6 @@ class Referee:
                 self._judge_money(v, replies[v], messages[v])
 
             number += 1
-            self.hands_played = number
             button = (button + 1) % n
             if self._round_over():
                 break
@@ -140,7 +142,9 @@ class Referee:
             return self._hand.legal().describe()
         if kind == "end_action":
             return f"Money: {join(rotate(self.bankrolls, seat))}"
-        return {"end_hand": "OK or REBUY", "end_round": GOODBYE}.get(kind, "READY")
+        if kind == "end_hand":
+            return self.game.end_choices(seat)
+        return GOODBYE if kind == "end_round" else "READY"
 
     def _next_deal(self):
         if self._deals is not None:
@@ -291,11 +295,12 @@ class Referee:
         line = reply[:-1] if reply.endswith(b"\r") else reply
         if line not in (b"OK", b"REBUY"):
             raise self._fault(seat, "the answer to end_hand must be OK or REBUY", message, reply,
-                              "OK or REBUY")
+                              self.game.end_choices(seat))
+        legal = self.game.end_choices(seat)  # before end_reply changes the seat's stack
         try:
             self.game.end_reply(seat, line == b"REBUY")
         except IllegalMove as exc:
-            raise self._fault(seat, str(exc), message, reply, "OK or REBUY") from None
+            raise self._fault(seat, str(exc), message, reply, legal) from None
         return line.decode()
 
     def _judge_money(self, seat: int, reply: bytes, message: bytes) -> None:

@@ -204,16 +204,23 @@ def show_text(path: Path, *, last: int | None = 10, hands_shown: bool = True,
 
 
 def command() -> click.Command:
+    """The ``show`` command. Built on each call: click takes the parameters off the function,
+    and under ``python -m pokerbots.server.cli`` the cli module registers its commands twice."""
+    options = [
+        click.argument("logdir", type=click.Path(path_type=Path), default=Path("logs")),
+        click.option("--last", "-n", type=click.IntRange(min=0), default=10, show_default=True,
+                     help="Show this many of the last hands."),
+        click.option("--all", "all_hands", is_flag=True, help="Show every hand."),
+        click.option("--no-hands", is_flag=True, help="Leave out the hand history."),
+        click.option("--no-chart", is_flag=True, help="Leave out the bankroll chart."),
+    ]
+    func = show
+    for option in reversed(options):
+        func = option(func)
     return click.command(name="show",
-                         short_help="Summary, hand history and bankroll chart of a match.")(show)
+                         short_help="Summary, hand history and bankroll chart of a match.")(func)
 
 
-@click.argument("logdir", type=click.Path(path_type=Path), default=Path("logs"))
-@click.option("--last", "-n", type=click.IntRange(min=0), default=10, show_default=True,
-              help="Show this many of the last hands.")
-@click.option("--all", "all_hands", is_flag=True, help="Show every hand.")
-@click.option("--no-hands", is_flag=True, help="Leave out the hand history.")
-@click.option("--no-chart", is_flag=True, help="Leave out the bankroll chart.")
 def show(logdir, last, all_hands, no_hands, no_chart):
     """Print a match's summary, hand history and bankrolls over time, from its logs.
 

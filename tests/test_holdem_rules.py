@@ -496,6 +496,13 @@ def test_carry_mode_ok_with_no_chips_is_refused():
     assert game.rebuys == [2000, 0]
 
 
+def test_the_legal_end_hand_answer_follows_the_stack():
+    game = HoldemNoLimit(3, carry=True)
+    game.stacks[:] = [0, 1500, 2500]
+    assert [game.end_choices(s) for s in range(3)] == ["REBUY", "OK or REBUY", "OK"]
+    assert HoldemNoLimit(3).end_choices(0) == "OK"  # stacks reset: nothing to rebuy
+
+
 def test_carry_mode_a_short_stack_posts_what_it_has():
     game = table([2000, 2000, 4])
     hand = start(game, 0)

@@ -79,7 +79,7 @@ def seed_round():
     base = honest(referee, lambda seat, message: decisions[seat].pop(0))
 
     def reply(seat, kind, message):
-        if kind == "end_action" and seat == 0 and referee.hands_played == 0:
+        if kind == "end_action" and seat == 0 and referee.hand_number == 0:
             return b"Money: -2, -1, 3"  # as the document writes it
         return base(seat, kind, message)
 

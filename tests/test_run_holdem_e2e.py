@@ -322,27 +322,23 @@ def test_holdem_needs_2_to_10_players_before_any_bot_starts(tmp_path, game, play
     assert not logs.exists() or not any(logs.iterdir())
 
 
-# -- bugs ---------------------------------------------------------------------------------------
+# -- found by these tests (each was a bug once) ----------------------------------------------------
 
 
 @pytest.mark.parametrize("name, legal", [("rebuy", "OK"), ("ok-broke", "REBUY")])
-def test_bug_end_hand_fault_lists_the_refused_answer_as_legal(tmp_path, bots, name, legal):
-    """BUG: when REBUY or OK is refused, the paragraph still says 'Legal replies were: OK or
-    REBUY.', offering the very answer it just refused (referee.py, _end_reply and expected()
-    always pass "OK or REBUY"). The legal line should name the one answer that was legal."""
+def test_an_end_hand_fault_names_the_one_answer_that_was_legal(tmp_path, bots, name, legal):
+    """When REBUY or OK is refused, the legal line names the answer that was legal, not
+    'OK or REBUY' (which offered the very answer just refused)."""
     bad, result = run_fault(tmp_path, bots, name)
     assert result.returncode == 1
     assert f"\nLegal replies were: {legal}.\n" in result.stderr
     assert no_bot_left(tmp_path)
 
 
-def test_bug_summary_hands_played_disagrees_with_the_logged_hands_after_an_end_hand_fault(
-        tmp_path, bots):
-    """BUG: a fault in answer to end_hand of hand 1 leaves hands.jsonl with hands 0 and 1, and
-    summary.json bankrolls that include hand 1, yet summary.json says hands_played: 1 (and
-    `pokerbots show` reports a result over 2 hands as one over 1). referee.py counts a hand as
-    played only after the EndAction/Money exchange, although it has already credited the
-    bankrolls and logged the hand in _settle/on_hand."""
+def test_hands_played_counts_the_settled_hand_after_an_end_hand_fault(tmp_path, bots):
+    """A fault in answer to end_hand of hand 1 comes after hand 1 is settled, credited and
+    logged: summary.json counts it in hands_played (it once said 1 while hands.jsonl and the
+    bankrolls had two hands, and `pokerbots show` divided by 1)."""
     holdem_bot = bots[2]
     logs = tmp_path / "logs"
     result = pokerbots("run", holdem_bot, f"{holdem_bot} --fault rebuy --at-hand 1",
@@ -354,13 +350,10 @@ def test_bug_summary_hands_played_disagrees_with_the_logged_hands_after_an_end_h
     assert no_bot_left(tmp_path)
 
 
-def test_bug_python_dash_m_cli_show_refuses_its_logdir_argument(tmp_path, bots):
-    """BUG: `python -m pokerbots.server.cli show LOGDIR` fails with "Got unexpected extra
-    argument" (exit 2), while `pokerbots show LOGDIR` works. Under -m the cli module runs twice
-    (as __main__, and as pokerbots.server.cli once smoke.command() imports .cli), so
-    show.command() runs twice; server/show.py applies its @click.argument/@click.option
-    decorators once at import, and the first click.command() consumes the function's
-    __click_params__, leaving the second command without LOGDIR or any option."""
+def test_python_dash_m_cli_show_takes_its_logdir_argument(tmp_path, bots):
+    """`python -m pokerbots.server.cli show LOGDIR` works like `pokerbots show LOGDIR`. Under
+    -m the cli module runs twice (as __main__ and as pokerbots.server.cli), so show.command()
+    is called twice; it once lost LOGDIR and its options on the second call."""
     holdem_bot = bots[2]
     logs = tmp_path / "logs"
     result = pokerbots("run", holdem_bot, holdem_bot, "--game", "holdem-nl", "--hands", 2,

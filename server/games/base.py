@@ -170,6 +170,10 @@ class Game(ABC):
         if rebuy:
             raise IllegalMove(f"REBUY is not allowed in {self.name}: there is nothing to rebuy")
 
+    def end_choices(self, seat: int) -> str:
+        """The answers to ``end_hand`` that :meth:`end_reply` accepts from ``seat`` now."""
+        return "OK"
+
     def standing(self) -> dict:
         """What the match summary should record about the game's state beyond the bankrolls."""
         return {}

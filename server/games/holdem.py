@@ -451,6 +451,14 @@ class _Holdem(Game):
         elif have == 0:
             raise IllegalMove("you have no chips: answer REBUY")
 
+    def end_choices(self, seat: int) -> str:
+        if not self.carry:
+            return "OK"
+        have = self.stacks[seat]
+        if have == 0:
+            return "REBUY"
+        return "OK" if have >= self.stack else "OK or REBUY"
+
     def standing(self) -> dict:
         if not self.carry:
             return {}
