@@ -24,26 +24,14 @@ from pokerbots.server.limits import ResourceLimits
 from pokerbots.server.match import MatchConfig, MatchSetupError, prepare, run_match
 from pokerbots.server.runner import Limits, start_seat
 
+from processes import pokerbots, processes_mentioning
+
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile" / "hostile.py"
 GOOD = ROOT / "tests" / "bad_bots" / "kuhn_bot.py"
 needs_bwrap = pytest.mark.skipif(sandbox.bwrap_path() is None,
                                  reason="bubblewrap (bwrap) is not installed:"
                                         " apt-get install bubblewrap")
-
-
-def processes_mentioning(text: str) -> list[int]:
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if text.encode() in cmdline:
-            found.append(int(pid))
-    return found
 
 
 def my_children() -> set[int]:
@@ -278,11 +266,6 @@ def test_file_size_limit(tmp_path, bots, clean):
 
 
 # -- the command line: exit codes, stderr tail, Ctrl-C and SIGTERM -----------------------------
-
-def pokerbots(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "pokerbots.server.cli", *map(str, args)],
-                          capture_output=True, text=True, timeout=60, **kw)
-
 
 def test_cli_crash_prints_one_paragraph_with_the_stderr_tail(tmp_path, bots, clean):
     result = pokerbots("run", bots / "good.py", f"{bots / 'hostile.py'} crash --at-hand 1",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -11,34 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from processes import only_match_dir, pokerbots, processes_mentioning
+
 ROOT = Path(__file__).resolve().parent.parent
 KUHN_BOT = ROOT / "tests" / "bad_bots" / "kuhn_bot.py"
-
-
-def pokerbots(*args, cwd=None, timeout=60):
-    return subprocess.run(
-        [sys.executable, "-m", "pokerbots.server.cli", *map(str, args)],
-        capture_output=True, text=True, cwd=cwd, timeout=timeout,
-    )
-
-
-def only_match_dir(logs: Path) -> Path:
-    (path,) = [p for p in logs.iterdir() if p.is_dir()]
-    return path
-
-
-def processes_mentioning(text: str) -> list[int]:
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if text.encode() in cmdline:
-            found.append(int(pid))
-    return found
 
 
 @pytest.fixture

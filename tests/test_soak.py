@@ -16,6 +16,8 @@ from pokerbots.server.limits import ResourceLimits
 from pokerbots.server.match import MatchConfig, run_match
 from pokerbots.server.runner import Limits
 
+from processes import processes_mentioning
+
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile" / "hostile.py"
 GOOD = ROOT / "tests" / "bad_bots" / "kuhn_bot.py"
@@ -26,18 +28,6 @@ FAULTY = ["crash", "segv", "exit-before-init", "no-goodbye", "never-write", "two
 HARMLESS = ["split --seconds 0.02", "stderr-flood", "setsid-grandchild", "setsid-orphan",
             "linger"]
 ROUNDS = int(os.environ.get("POKERBOTS_SOAK_ROUNDS", "40"))
-
-
-def processes_mentioning(text: str) -> list[int]:
-    found = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                if text.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
-                    found.append(int(pid))
-            except OSError:
-                pass
-    return found
 
 
 def test_soak(tmp_path):

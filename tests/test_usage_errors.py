@@ -4,19 +4,14 @@ with a message that says what to type instead."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from processes import pokerbots
+
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = str(ROOT / "tests" / "bad_bots" / "kuhn_bot.py")
-
-
-def pokerbots(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "pokerbots.server.cli", *map(str, args)],
-                          capture_output=True, text=True, timeout=60, env=env)
 
 
 @pytest.fixture
