@@ -7,6 +7,8 @@ bookkeeping message correctly so a test only scripts the decisions it cares abou
 from __future__ import annotations
 
 from pokerbots.protocol import GOODBYE
+from pokerbots.server.games.base import Deal
+from pokerbots.server.games.kuhn import Kuhn
 from pokerbots.server.referee import Referee
 
 
@@ -76,3 +78,70 @@ class Scripted:
 
     def randrange(self, _stop):
         return self.values.pop(0)
+
+
+# The protocol document's example, as player 0 sees it. Two of the document's typos are
+# corrected on the server's side: lists never have spaces ("-,-,K", not "-, -, K"). The bot's
+# own reply "Money: -2, -1, 3" keeps its spaces: the protocol accepts spaces after commas.
+SEED_TRANSCRIPT = """\
+init_round
+Money: 0,0,0
+Blinds: 1,1,1
+Button: 1
+EndProb: 50,100
+READY
+init_hand
+Hand: 0
+Cards: Q
+READY
+play
+Action: BLIND 1
+Action: BLIND 1
+Action: BET 2
+BET 2
+end_hand
+Action: BET 2
+Action: FOLD 1
+Action: PASS 2
+Showdown: -,-,K
+Pots: 5,2
+OK
+EndAction: OK
+EndAction: OK
+EndAction: OK
+Money: -2, -1, 3
+init_hand
+Hand: 1
+Cards: A
+READY
+play
+Action: BLIND 1
+Action: BLIND 1
+Action: BLIND 1
+BET 2
+end_hand
+Action: BET 2
+Action: FOLD 1
+Action: FOLD 1
+Showdown: -,-,-
+Pots: 4,0
+OK
+EndAction: OK
+EndAction: OK
+EndAction: OK
+Money: 0,-2,2
+end_round
+Bankrolls: 0,-2,2
+NumHands: 2
+Thank you dealer, have a nice day!
+"""
+
+#: Who does what in the example: seat -> its decisions in order.
+SEED_DECISIONS = {0: ["BET 2", "BET 2"], 1: ["FOLD 1", "FOLD 1"], 2: ["BET 2", "FOLD 1"]}
+
+
+def seed_referee() -> Referee:
+    """The example's round: button on seat 1, then seat 2; the round ends after two hands."""
+    deals = [Deal((("Q",), ("J",), ("K",))), Deal((("A",), ("K",), ("Q",)))]
+    # End draws: 99 >= 50 continues after hand 0, 0 < 50 ends after hand 1.
+    return Referee(Kuhn(3), Scripted([99, 0]), end_prob=(50, 100), button=1, deals=deals)

@@ -26,19 +26,10 @@ from pokerbots.protocol.client import (
     run,
 )
 from pokerbots.server.errors import BotFault
-from pokerbots.server.games.base import Deal
 from pokerbots.server.games.kuhn import Kuhn
 from pokerbots.server.referee import Referee
 
-
-class Scripted:
-    """random.Random stand-in for the referee's end-of-round draws."""
-
-    def __init__(self, values):
-        self.values = list(values)
-
-    def randrange(self, _stop):
-        return self.values.pop(0)
+import drive
 
 
 def check_call(state):
@@ -327,66 +318,10 @@ def test_without_pokerbots_game_late_holdem_lines_are_taken_in(monkeypatch):
 
 # -- against the referee -------------------------------------------------------------------------
 
-SEED_TRANSCRIPT = """\
-init_round
-Money: 0,0,0
-Blinds: 1,1,1
-Button: 1
-EndProb: 50,100
-READY
-init_hand
-Hand: 0
-Cards: Q
-READY
-play
-Action: BLIND 1
-Action: BLIND 1
-Action: BET 2
-BET 2
-end_hand
-Action: BET 2
-Action: FOLD 1
-Action: PASS 2
-Showdown: -,-,K
-Pots: 5,2
-OK
-EndAction: OK
-EndAction: OK
-EndAction: OK
-Money: -2,-1,3
-init_hand
-Hand: 1
-Cards: A
-READY
-play
-Action: BLIND 1
-Action: BLIND 1
-Action: BLIND 1
-BET 2
-end_hand
-Action: BET 2
-Action: FOLD 1
-Action: FOLD 1
-Showdown: -,-,-
-Pots: 4,0
-OK
-EndAction: OK
-EndAction: OK
-EndAction: OK
-Money: 0,-2,2
-end_round
-Bankrolls: 0,-2,2
-NumHands: 2
-Thank you dealer, have a nice day!
-"""
-
-
-def seed_referee():
-    deals = [Deal((("Q",), ("J",), ("K",))), Deal((("A",), ("K",), ("Q",)))]
-    return Referee(Kuhn(3), Scripted([99, 0]), end_prob=(50, 100), button=1, deals=deals)
-
-
-SEED_DECISIONS = {0: ["BET 2", "BET 2"], 1: ["FOLD 1", "FOLD 1"], 2: ["BET 2", "FOLD 1"]}
+# The seed example as the client plays it: its Money replies have no spaces after the commas.
+SEED_TRANSCRIPT = drive.SEED_TRANSCRIPT.replace("Money: -2, -1, 3", "Money: -2,-1,3")
+SEED_DECISIONS = drive.SEED_DECISIONS
+seed_referee = drive.seed_referee
 
 
 def test_the_seed_transcript_is_answered_correctly():

@@ -11,71 +11,22 @@ from pokerbots.server.games.base import Deal
 from pokerbots.server.games.kuhn import Kuhn, deck_for
 from pokerbots.server.referee import Referee
 
-from drive import Scripted, check_call, honest, run, seat_view, table_bet
-
-# The protocol document's example, as player 0 sees it. Two of the document's typos are
-# corrected on the server's side: lists never have spaces ("-,-,K", not "-, -, K"). The bot's
-# own reply "Money: -2, -1, 3" keeps its spaces: the protocol accepts spaces after commas.
-SEED_TRANSCRIPT = """\
-init_round
-Money: 0,0,0
-Blinds: 1,1,1
-Button: 1
-EndProb: 50,100
-READY
-init_hand
-Hand: 0
-Cards: Q
-READY
-play
-Action: BLIND 1
-Action: BLIND 1
-Action: BET 2
-BET 2
-end_hand
-Action: BET 2
-Action: FOLD 1
-Action: PASS 2
-Showdown: -,-,K
-Pots: 5,2
-OK
-EndAction: OK
-EndAction: OK
-EndAction: OK
-Money: -2, -1, 3
-init_hand
-Hand: 1
-Cards: A
-READY
-play
-Action: BLIND 1
-Action: BLIND 1
-Action: BLIND 1
-BET 2
-end_hand
-Action: BET 2
-Action: FOLD 1
-Action: FOLD 1
-Showdown: -,-,-
-Pots: 4,0
-OK
-EndAction: OK
-EndAction: OK
-EndAction: OK
-Money: 0,-2,2
-end_round
-Bankrolls: 0,-2,2
-NumHands: 2
-Thank you dealer, have a nice day!
-"""
+from drive import (
+    SEED_DECISIONS,
+    SEED_TRANSCRIPT,
+    check_call,
+    honest,
+    run,
+    seat_view,
+    seed_referee,
+    table_bet,
+)
 
 
 def seed_round():
-    """The example's round: button on seat 1, then seat 2; the round ends after two hands."""
-    deals = [Deal((("Q",), ("J",), ("K",))), Deal((("A",), ("K",), ("Q",)))]
-    # End draws: 99 >= 50 continues after hand 0, 0 < 50 ends after hand 1.
-    referee = Referee(Kuhn(3), Scripted([99, 0]), end_prob=(50, 100), button=1, deals=deals)
-    decisions = {0: [b"BET 2", b"BET 2"], 1: [b"FOLD 1", b"FOLD 1"], 2: [b"BET 2", b"FOLD 1"]}
+    """The example's round, with the bot at seat 0 writing its Money reply as the document does."""
+    referee = seed_referee()
+    decisions = {s: [d.encode() for d in ds] for s, ds in SEED_DECISIONS.items()}
     base = honest(referee, lambda seat, message: decisions[seat].pop(0))
 
     def reply(seat, kind, message):
