@@ -496,6 +496,14 @@ def test_carry_mode_ok_with_no_chips_is_refused():
     assert game.rebuys == [2000, 0]
 
 
+def test_the_big_blinds_option_is_described_as_a_raise_and_a_first_bet_as_a_bet():
+    hand = start(HoldemNoLimit(3), button=0)
+    play(hand, "0:c 1:c")
+    assert hand.legal().describe() == "BET 10 (check) or BET 20 to BET 2000 (raise)"
+    play(hand, "2:c")
+    assert hand.legal().describe() == "BET 0 (check) or BET 10 to BET 1990 (bet)"
+
+
 def test_the_legal_end_hand_answer_follows_the_stack():
     game = HoldemNoLimit(3, carry=True)
     game.stacks[:] = [0, 1500, 2500]

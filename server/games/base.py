@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class IllegalMove(Exception):
@@ -28,6 +28,8 @@ class Legal:
     ``call`` is the value of ``BET`` that checks or calls (it equals ``front`` when checking is
     free). ``raise_min``/``raise_max`` bound a raising ``BET`` (both ``None`` when no raise is
     allowed). ``fold`` says whether ``FOLD <front>`` is allowed: it is not when checking is free.
+    ``opened`` says that a bet (a blind counts, an ante does not) already stands on the street,
+    so that a higher ``BET`` is called a raise in error messages even when checking is free.
     """
 
     front: int
@@ -35,12 +37,13 @@ class Legal:
     fold: bool
     raise_min: int | None = None
     raise_max: int | None = None
+    opened: bool = field(default=False, compare=False)
 
     def describe(self) -> str:
         """Every legal reply, e.g. ``BET 1 (check) or BET 2 (bet)``."""
         choices = [f"BET {self.call} ({'check' if self.call == self.front else 'call'})"]
         if self.raise_min is not None:
-            verb = "bet" if self.call == self.front else "raise"
+            verb = "bet" if self.call == self.front and not self.opened else "raise"
             if self.raise_min == self.raise_max:
                 choices.append(f"BET {self.raise_min} ({verb})")
             else:

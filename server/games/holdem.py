@@ -153,9 +153,9 @@ class HoldemHand(Hand):
             if len(_LEGAL) >= _LEGAL_CACHE:
                 _LEGAL.clear()
             if rr is None:
-                legal = Legal(front, key[1], key[2])
+                legal = Legal(front, key[1], key[2], opened=bet > 0)
             else:
-                legal = Legal(front, key[1], key[2], rr[0], rr[1])
+                legal = Legal(front, key[1], key[2], rr[0], rr[1], opened=bet > 0)
             _LEGAL[key] = legal
         return legal
 
