@@ -113,7 +113,6 @@ class Helper:
         if kind == "play":
             fronts = [int(line.rsplit(" ", 1)[1]) for line in lines
                       if line.startswith("Action: ")]
-            self.book.play(lines)
             pot = int(fields.get("Pot", 0)) + sum(fronts)
             to_call = max(fronts) - fronts[0]
             board = f", board {fields['Board']}" if fields.get("Board", "-") != "-" else ""

@@ -296,11 +296,11 @@ class Referee:
         if line not in (b"OK", b"REBUY"):
             raise self._fault(seat, "the answer to end_hand must be OK or REBUY", message, reply,
                               self.game.end_choices(seat))
-        legal = self.game.end_choices(seat)  # before end_reply changes the seat's stack
         try:
             self.game.end_reply(seat, line == b"REBUY")
-        except IllegalMove as exc:
-            raise self._fault(seat, str(exc), message, reply, legal) from None
+        except IllegalMove as exc:  # a refused answer leaves the seat's stack as it was
+            raise self._fault(seat, str(exc), message, reply,
+                              self.game.end_choices(seat)) from None
         return line.decode()
 
     def _judge_money(self, seat: int, reply: bytes, message: bytes) -> None:

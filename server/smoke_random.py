@@ -60,9 +60,9 @@ class Bankrolls:
     """Everyone's bankroll, as this seat sees the table (itself first), kept from the messages.
 
     Kuhn: each hand's result is the pots won less the money in front. Hold'em: the change of
-    each stack over the hand (a REBUY refills a stack and leaves the bankroll alone); the
-    starting stacks of a hand are seen in the first pre-flop ``play`` message (stack + money
-    in front), else predicted from the stack mode (``carry``, from ``init_round``).
+    each stack over the hand (a REBUY refills a stack and leaves the bankroll alone). The
+    stacks a hand starts with follow from the stack mode ``init_round`` announced: the
+    starting stack, or (``carry``) the stacks after the last hand and its rebuys.
     """
 
     def __init__(self, money: list[int], stack: int | None = None,
@@ -73,7 +73,6 @@ class Bankrolls:
         self.carry = carry
         self.ends: list[int] | None = None  # stacks after the last hand (and rebuys)
         self.start: list[int] | None = None
-        self.seen_start = False
 
     def init_hand(self) -> None:
         if self.stack is None:
@@ -82,14 +81,6 @@ class Bankrolls:
             self.start = list(self.ends)
         else:
             self.start = [self.stack] * self.n
-        self.seen_start = False
-
-    def play(self, lines: list[str]) -> None:
-        if self.stack is None or self.seen_start:
-            return
-        if _field(lines, "Board") == "-":
-            self.start = [s + f for s, f in zip(_numbers(_field(lines, "Stacks")), _fronts(lines))]
-            self.seen_start = True
 
     def end_hand(self, lines: list[str]) -> None:
         if self.stack is not None:
@@ -162,7 +153,6 @@ def main(argv: list[str] | None = None) -> int:
             book.init_hand()
             reply = "READY"
         elif kind == "play":
-            book.play(lines)
             reply = random.choice(legal_choices(lines))
         elif kind == "end_hand":
             book.end_hand(lines)

@@ -135,6 +135,19 @@ def test_holdem_smoke(tmp_path):
     assert proc.stdout.count("PASS  holdem-nl") == 3
 
 
+def test_holdem_smoke_with_carried_short_stacks_rebuys_and_keeps_the_score(tmp_path):
+    """The random opponents go broke, answer REBUY, and their Money lines still pass the
+    referee: a rebuy refills the stack and leaves the bankroll alone."""
+    import json
+
+    proc = smoke(RANDOM, "--game", "holdem-nl", "--players", "3", "--rounds", "1",
+                 "--hands", "30", "--stacks", "carry", "--stack", "30", "--logs", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("PASS  holdem-nl") == 3
+    summaries = [json.loads(p.read_text()) for p in tmp_path.glob("*/summary.json")]
+    assert len(summaries) == 3 and sum(sum(s["rebuys"]) for s in summaries) > 0
+
+
 def test_game_all_plays_every_game(tmp_path):
     pytest.importorskip("eval7")
     proc = smoke(RANDOM, "--game", "all", "--players", "2", "--rounds", "1", "--hands", "5",
