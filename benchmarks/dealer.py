@@ -1,7 +1,7 @@
 """How fast is the Hold'em dealer alone? Random legal no-limit hands per CPU second.
 
 Run as ``python benchmarks/dealer.py``. No processes, no referee: a seeded random policy drives
-``HoldemNoLimit`` hands directly, and the same policy drives PokerKit (if installed; it is a test
+no-limit Hold'em hands directly, and the same policy drives PokerKit (if installed; it is a test
 dependency) on the same machine for comparison. Cards are dealt by each engine's own means
 (``game.deal(rng)``; PokerKit's automatic dealing). Time is CPU time of this process.
 
@@ -14,13 +14,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
-
-from pokerbots.server.games.holdem import HoldemNoLimit  # noqa: E402
+from pokerbots.server.games import make_game
 
 STACK = 2000
 SMALL, BIG = 5, 10
@@ -42,7 +38,7 @@ def _raise_amount(rng: random.Random, low: int, high: int) -> int:
 def ours(players: int, seconds: float, seed: int) -> tuple[int, float, int]:
     """(hands, CPU seconds, decisions) for our dealer."""
     rng = random.Random(seed)
-    game = HoldemNoLimit(players, stack=STACK, small_blind=SMALL, big_blind=BIG)
+    game = make_game("holdem-nl", players, stack=STACK, small_blind=SMALL, big_blind=BIG)
     hands = decisions = 0
     button = 0
     start = time.process_time()
@@ -52,7 +48,7 @@ def ours(players: int, seconds: float, seed: int) -> tuple[int, float, int]:
             hand = game.new_hand(button, game.deal(rng))
             while hand.to_act is not None:
                 legal = hand.legal()
-                choice = _choose(rng, legal.fold, legal.raise_min is not None)
+                choice = _choose(rng, legal.can_fold, legal.raise_min is not None)
                 if choice == 0:
                     hand.fold()
                 elif choice == 2:

@@ -1,7 +1,9 @@
-"""The pokerbots line protocol: constants shared by the server and the Python client.
+"""The pokerbots line protocol: the wire format shared by the server and the Python client.
 
-The protocol itself is described in PROTOCOL.md beside this file.
+The protocol itself is described in PROTOCOL.md beside this file; :mod:`.wire` writes and reads
+it; :mod:`.client` is the client library for bots written in Python.
 """
 
-#: The exact line a bot sends after ``end_round``.
-GOODBYE = "Thank you dealer, have a nice day!"
+from .wire import GOODBYE
+
+__all__ = ["GOODBYE"]

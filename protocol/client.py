@@ -32,135 +32,35 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import GOODBYE
+from .wire import (
+    GOODBYE,
+    Framer,
+    Legal,
+    WireError,
+    money_reply,
+    parse_action,
+    parse_cards,
+    parse_fields,
+    parse_list,
+    parse_pots,
+)
 
 __all__ = [
     "Bot", "Client", "HandResult", "Legal", "ProtocolError", "RoundInfo", "State", "run",
     "format_money", "parse_action", "parse_cards", "parse_list", "parse_pots", "kuhn_history",
-    "GAMES",
 ]
-
-#: The games the server deals (the values of ``POKERBOTS_GAME``).
-GAMES = ("kuhn", "holdem-nl", "holdem-limit")
-STREETS = ("preflop", "flop", "turn", "river")
 
 
 class ProtocolError(Exception):
     """A message the client cannot understand, or a reply from ``decide`` that is not legal."""
 
 
-# -- parse and format helpers --------------------------------------------------------------------
-
-
-def parse_list(text: str | bytes) -> list[int]:
-    """``'1,-2, 3'`` -> ``[1, -2, 3]``."""
-    return [int(v) for v in text.split("," if isinstance(text, str) else b",")]
-
-
-def parse_action(text: str | bytes) -> tuple[str, int]:
-    """``'BET 2'`` -> ``('BET', 2)`` (the value is the money in front)."""
-    if isinstance(text, bytes):
-        text = text.decode()
-    word, _, value = text.partition(" ")
-    return word, int(value)
-
-
-def parse_cards(text: str | bytes) -> tuple[str, ...]:
-    """``'Ah Kd'`` -> ``('Ah', 'Kd')``; ``'-'`` or ``''`` -> ``()``."""
-    if isinstance(text, bytes):
-        text = text.decode()
-    text = text.strip()
-    return () if text in ("-", "") else tuple(text.split())
-
-
-def parse_pots(text: str | bytes) -> list[tuple[int, int]]:
-    """``'30,0 15,2'`` -> ``[(30, 0), (15, 2)]``: (amount, winner) per pot share."""
-    if isinstance(text, bytes):
-        text = text.decode()
-    pots = []
-    for share in text.split():
-        amount, _, winner = share.partition(",")
-        pots.append((int(amount), int(winner)))
-    return pots
-
-
 def format_money(values) -> str:
     """``[0, -2, 2]`` -> ``'Money: 0,-2,2'``."""
-    return "Money: " + ",".join(map(str, values))
+    return money_reply(values).decode()
 
 
 # -- what a bot sees -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Legal:
-    """The legal replies to a ``play`` message, as money-in-front values.
-
-    ``call`` is the ``BET`` value that checks or calls (``call == front`` when checking is
-    free; when calling would take more than your stack it is your all-in amount).
-    ``raise_min``/``raise_max`` bound a bet or raise (``None`` when none is allowed).
-    """
-
-    front: int
-    call: int
-    can_fold: bool
-    raise_min: int | None = None
-    raise_max: int | None = None
-
-    @property
-    def can_check(self) -> bool:
-        return self.call == self.front
-
-    @property
-    def can_raise(self) -> bool:
-        return self.raise_min is not None
-
-    @property
-    def raise_range(self) -> tuple[int, int] | None:
-        """``(min, max)`` money in front after a bet or raise, or ``None``."""
-        return None if self.raise_min is None else (self.raise_min, self.raise_max)
-
-    def check_or_call(self) -> str:
-        return f"BET {self.call}"
-
-    def fold(self) -> str | None:
-        """``FOLD <front>``, or ``None`` when folding is not allowed (checking is free)."""
-        return f"FOLD {self.front}" if self.can_fold else None
-
-    def raise_to(self, value: int) -> str:
-        """``BET <value>``: bet or raise to ``value`` in front; ValueError if not allowed."""
-        if self.raise_min is None:
-            raise ValueError("no bet or raise is allowed here")
-        value = int(value)
-        if not self.raise_min <= value <= self.raise_max:
-            raise ValueError(f"a raise must be to {self.raise_min}..{self.raise_max}, not {value}")
-        return f"BET {value}"
-
-    def all_in(self) -> str | None:
-        """The largest legal raise (all-in in no-limit), or ``None`` when no raise is allowed."""
-        return None if self.raise_max is None else f"BET {self.raise_max}"
-
-    def is_legal(self, reply: str) -> bool:
-        word, _, number = reply.partition(" ")
-        if not number.isdigit() or (number[0] == "0" and len(number) > 1):
-            return False
-        value = int(number)
-        if word == "BET":
-            return value == self.call or (
-                self.raise_min is not None and self.raise_min <= value <= self.raise_max)
-        return word == "FOLD" and self.can_fold and value == self.front
-
-    def describe(self) -> str:
-        """Every legal reply in words, e.g. ``BET 2 (call) or FOLD 1``."""
-        parts = [f"BET {self.call} ({'check' if self.can_check else 'call'})"]
-        if self.raise_min is not None:
-            if self.raise_min == self.raise_max:
-                parts.append(f"BET {self.raise_min}")
-            else:
-                parts.append(f"BET {self.raise_min} to BET {self.raise_max}")
-        if self.can_fold:
-            parts.append(f"FOLD {self.front}")
-        return " or ".join(parts)
 
 
 @dataclass(slots=True)
@@ -175,6 +75,8 @@ class RoundInfo:
     end_prob: tuple[int, int]
     stack: int | None = None  # Hold'em: chips each player starts a hand with
     bet_sizes: tuple[int, int] | None = None  # limit Hold'em: small and big bet
+    #: The game's betting rounds: (name, board cards shown once it starts), in order.
+    streets: tuple[tuple[str, int], ...] = (("preflop", 0),)
 
 
 @dataclass(slots=True)
@@ -227,8 +129,14 @@ class State:
 
     @property
     def street(self) -> str:
-        """``preflop``, ``flop``, ``turn`` or ``river`` (Kuhn: ``preflop``)."""
-        return STREETS[max(0, len(self.board) - 2)]
+        """The betting round: ``preflop``, ``flop``, ``turn`` or ``river`` in Hold'em (the
+        names of the game's streets; a game of one betting round has only ``preflop``)."""
+        shown = len(self.board)
+        name = self.round.streets[0][0]
+        for street, board in self.round.streets:
+            if board <= shown:
+                name = street
+        return name
 
     @property
     def raise_range(self) -> tuple[int, int] | None:
@@ -318,24 +226,34 @@ class _FunctionBot(Bot):
         self.decide = decide  # type: ignore[method-assign]
 
 
-def _game_from_env() -> str | None:
-    game = os.environ.get("POKERBOTS_GAME") or None
-    return game if game in GAMES else None
+def _games():
+    """The server's game registry: which games exist and the lines each adds to a message."""
+    from pokerbots.server import games
+
+    return games
+
+
+def _game_type(name: str):
+    try:
+        return _games().get(name)
+    except KeyError as exc:
+        raise ProtocolError(str(exc.args[0])) from None
 
 
 class Client:
     """The protocol machine, without any I/O.
 
     ``bot`` is a :class:`Bot` or a function ``decide(state) -> reply``. ``game`` is the game
-    being played (default: ``$POKERBOTS_GAME``, else Kuhn); it tells how many lines the
-    messages have. With ``check`` (the default) a reply that is not legal raises
+    being played (default: ``$POKERBOTS_GAME``, else the server's default game); it tells how
+    many lines the messages have. With ``check`` (the default) a reply that is not legal raises
     :class:`ProtocolError` here instead of being sent to the server.
 
-    In Hold'em the bankrolls follow the stacks (a hand's result is the stack at its end minus
-    the stack at its start). ``init_round`` says whether stacks reset every hand or carry from
-    hand to hand (``StackMode:``); in carry mode the client answers ``REBUY`` when your stack is
-    empty (as required) or when :meth:`Bot.rebuy` says so. A rebuy refills the stack and leaves
-    the bankroll alone: the bankroll is the net result, which already counts the lost chips.
+    Bankrolls follow each hand's result: the change of every stack where the game has stacks
+    (Hold'em), else the pots won less the chips put in. ``init_round`` says whether stacks reset
+    every hand or carry from hand to hand (``StackMode:``); in carry mode the client answers
+    ``REBUY`` when your stack is empty (as required) or when :meth:`Bot.rebuy` says so. A rebuy
+    refills the stack and leaves the bankroll alone: the bankroll is the net result, which
+    already counts the lost chips.
 
     :meth:`feed` takes one line at a time, :meth:`receive` a whole message; both return the
     reply to send (bytes, without the newline) once a message is complete, else ``None``.
@@ -344,16 +262,25 @@ class Client:
     def __init__(self, bot: Bot | Callable[[State], str], *, game: str | None = None,
                  check: bool = True) -> None:
         self.bot = bot if isinstance(bot, Bot) else _FunctionBot(bot)
-        if game is not None and game not in GAMES:
-            raise ValueError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
-        self.game = game or _game_from_env() or "kuhn"
-        self._game_known = game is not None or _game_from_env() is not None
+        games = _games()
+        if game is not None:
+            try:
+                games.get(game)
+            except KeyError as exc:
+                raise ValueError(exc.args[0]) from None
+        from_env = os.environ.get("POKERBOTS_GAME") or None
+        if from_env not in games.names():
+            from_env = None
+        self.game = game or from_env or games.DEFAULT
+        self._game_known = game is not None or from_env is not None
+        self._type = games.get(self.game)
+        self._framer = Framer(self._type.shape)
         self.check = check
-        #: Hold'em: stacks carry from hand to hand (with REBUY) instead of resetting every hand
+        #: Stacks carry from hand to hand (with REBUY) instead of resetting every hand
         #: (Doyle's game, the server's default); from ``init_round``.
         self.carry = False
-        self.stacks: list[int] | None = None  # Hold'em: everyone's chips after the last hand
-        self._start_stacks: list[int] | None = None  # Hold'em: chips at the hand's start
+        self.stacks: list[int] | None = None  # everyone's chips after the last hand
+        self._start_stacks: list[int] | None = None  # chips at the hand's start
         self.info: RoundInfo | None = None
         #: Everyone's bankroll (you first), kept up to date after every hand.
         self.bankrolls: list[int] = []
@@ -363,13 +290,14 @@ class Client:
         self.cards: tuple[str, ...] = ()
         self.done = False  # True once the goodbye line has been returned
         self.hands_played = 0
-        self._lines: list[bytes] = []
-        self._need = 0  # lines still missing from the message in progress
         self._pending: list[int] | None = None  # deltas of the hand just ended
         self._last_kind = b""
+        self._late = 0  # init_round lines still to come after READY (game learnt late)
         self._round_started = False
         self._calls: list[tuple] = []  # bot hooks due once the message in progress is read
         self._hand_button = 0
+        self._ante = 0
+        self._single_bet = 0
 
     # -- input ---------------------------------------------------------------------------------
 
@@ -386,47 +314,30 @@ class Client:
             line = line[:-1]
         if line.endswith(b"\r"):
             line = line[:-1]
-        if self._need:
-            self._lines.append(line)
-            self._need -= 1
-            if self._need:
-                return None
-            return self._complete()
-        return self._start(line)
-
-    def _start(self, line: bytes) -> bytes | None:
-        n = self.players
-        holdem = self.game != "kuhn"
-        if line == b"play":
-            need = n + (4 if holdem else 0)
-        elif line.startswith(b"EndAction: "):
-            need = n - 1
-        elif line == b"init_hand":
-            need = 2
-        elif line == b"end_hand":
-            need = n + 2 + (2 if holdem else 0)
-        elif line == b"init_round":
-            need = {"kuhn": 4, "holdem-nl": 7, "holdem-limit": 8}[self.game]
-        elif line == b"end_round":
-            need = 2
-        elif (self._last_kind == b"init_round" and not self._game_known
-              and line.startswith((b"Game: ", b"Stack: ", b"StackMode: ", b"BetSizes: "))):
-            # POKERBOTS_GAME was not set, so init_round looked complete after EndProb; the
-            # server reads our READY only after this line anyway, so just take the information.
+        if self._late:
+            self._late -= 1
             self._round_line(line)
             return None
-        else:
-            raise ProtocolError(f"unexpected line from the server: {line!r}")
-        if self.info is None and line != b"init_round":
-            raise ProtocolError(f"{line.decode('utf-8', 'replace')!r} before init_round")
-        self._lines = [line]
-        self._need = need
-        if need:
+        framer = self._framer
+        if not framer.busy:
+            if (self._last_kind == b"init_round" and not self._game_known
+                    and line.startswith(b"Game: ")):
+                # POKERBOTS_GAME was not set, so init_round looked complete after the default
+                # game's lines; the server reads our READY only after the rest, so take it in.
+                self._late = len(_game_type(line[6:].decode()).shape.round) - 1
+                self._round_line(line)
+                return None
+            if self.info is None and line != b"init_round":
+                raise ProtocolError(f"{line.decode('utf-8', 'replace')!r} before init_round")
+        try:
+            lines = framer.feed(line)
+        except WireError as exc:
+            raise ProtocolError(str(exc)) from None
+        if lines is None:
             return None
-        return self._complete()
+        return self._complete(lines)
 
-    def _complete(self) -> bytes:
-        lines = self._lines
+    def _complete(self, lines: list[bytes]) -> bytes:
         kind = lines[0]
         self._last_kind = kind
         if kind == b"play":
@@ -458,24 +369,20 @@ class Client:
 
     # -- messages ------------------------------------------------------------------------------
 
-    @staticmethod
-    def _value(line: bytes, key: bytes) -> bytes:
-        if not line.startswith(key):
-            raise ValueError(f"expected a {key.decode()!r} line, got {line!r}")
-        return line[len(key):]
-
     def _init_round(self, lines: list[bytes]) -> bytes:
-        v = self._value
-        money = parse_list(v(lines[1], b"Money: "))
-        blinds = parse_list(v(lines[2], b"Blinds: "))
-        button = int(v(lines[3], b"Button: "))
-        a, b = parse_list(v(lines[4], b"EndProb: "))
+        f = parse_fields(lines[1:5], ("Money", "Blinds", "Button", "EndProb"))
+        money = parse_list(f["Money"])
+        blinds = parse_list(f["Blinds"])
+        button = int(f["Button"])
+        a, b = parse_list(f["EndProb"])
         self.players = len(money)
         self.bankrolls = list(money)
         self.button = button
         self.hand = -1
         self.hands_played = 0
+        self.stacks = None
         self.info = RoundInfo(self.game, len(money), money, blinds, button, (a, b))
+        self._learn_game(self._type)
         for line in lines[5:]:
             self._round_line(line)
         self._round_started = self._game_known
@@ -483,14 +390,33 @@ class Client:
             self._calls.append((self.bot.on_round_start, self.info))
         return b"READY"
 
+    def _learn_game(self, game_type) -> None:
+        """Take in the rules of ``game_type`` that the messages do not spell out."""
+        self._type = game_type
+        self._framer.set_shape(game_type.shape)
+        self.game = self.info.game = game_type.name
+        try:
+            structure = game_type.make(self.players).structure
+        except ValueError as exc:
+            raise ProtocolError(f"cannot play {game_type.name}: {exc}") from None
+        self._ante = structure.ante
+        self._single_bet = structure.streets[0].bet
+        shown = 0
+        streets = []
+        for street in structure.streets:
+            shown += street.board
+            streets.append((street.name, shown))
+        self.info.streets = tuple(streets)
+
     def _round_line(self, line: bytes) -> None:
         info = self.info
-        key, _, value = line.partition(b": ")
+        key, sep, value = line.partition(b": ")
+        if not sep:
+            raise ProtocolError(f"unexpected line in init_round: {line!r}")
         if key == b"Game":
-            game = value.decode()
-            if game not in GAMES:
-                raise ProtocolError(f"unknown game {game!r}")
-            self.game = info.game = game
+            game = _game_type(value.decode())
+            if game.name != self.game:
+                self._learn_game(game)
         elif key == b"Stack":
             info.stack = int(value)
         elif key == b"StackMode":
@@ -500,17 +426,16 @@ class Client:
         elif key == b"BetSizes":
             small, big = parse_list(value)
             info.bet_sizes = (small, big)
-        else:
-            raise ProtocolError(f"unexpected line in init_round: {line!r}")
 
     def _init_hand(self, lines: list[bytes]) -> bytes:
         if not self._round_started:  # the game was guessed: tell the bot once it is sure
             self._round_started = True
             self._calls.append((self.bot.on_round_start, self.info))
-        self.hand = int(self._value(lines[1], b"Hand: "))
-        self.cards = parse_cards(self._value(lines[2], b"Cards: "))
-        if self.game != "kuhn":
-            stack = self.info.stack
+        f = parse_fields(lines[1:3], ("Hand", "Cards"))
+        self.hand = int(f["Hand"])
+        self.cards = parse_cards(f["Cards"])
+        stack = self.info.stack
+        if stack is not None:
             if self.stacks is None:
                 self.stacks = [stack] * self.players
             self._start_stacks = list(self.stacks) if self.carry else [stack] * self.players
@@ -518,7 +443,8 @@ class Client:
         self._calls.append((self.bot.on_hand_start, self.hand, self.cards, self._hand_button))
         return b"READY"
 
-    def _actions(self, lines: list[bytes]) -> list[tuple[str, int]]:
+    @staticmethod
+    def _actions(lines: list[bytes]) -> list[tuple[str, int]]:
         actions = []
         for line in lines:
             if not line.startswith(b"Action: "):
@@ -530,29 +456,28 @@ class Client:
     def _parse_play(self, lines: list[bytes]) -> State:
         n = self.players
         actions = self._actions(lines[1:n + 1])
+        fields = parse_fields(lines[n + 1:], self._type.shape.play)
         fronts = [a[1] for a in actions]
         front = fronts[0]
         table = max(fronts)
-        if self.game == "kuhn":
-            board: tuple[str, ...] = ()
-            pot = 0
-            stacks = None
+        board = parse_cards(fields["Board"]) if "Board" in fields else ()
+        pot = int(fields["Pot"]) if "Pot" in fields else 0
+        stacks = parse_list(fields["Stacks"]) if "Stacks" in fields else None
+        call = table if stacks is None else min(table, front + stacks[0])
+        opened = table > (self._ante if len(board) == 0 else 0)
+        raise_text = fields.get("Raise")
+        if raise_text is None:
+            # A game without a Raise line allows one bet, while nobody has bet.
             if table == front:
-                legal = Legal(front, front, False, front + 1, front + 1)
+                bet = table + self._single_bet
+                legal = Legal(front, call, False, bet, bet, opened=opened)
             else:
-                legal = Legal(front, table, True)
+                legal = Legal(front, call, True, opened=opened)
+        elif raise_text == b"-":
+            legal = Legal(front, call, table > front, opened=opened)
         else:
-            v = self._value
-            board = parse_cards(v(lines[n + 1], b"Board: "))
-            pot = int(v(lines[n + 2], b"Pot: "))
-            stacks = parse_list(v(lines[n + 3], b"Stacks: "))
-            raise_text = v(lines[n + 4], b"Raise: ")
-            call = min(table, front + stacks[0])
-            if raise_text == b"-":
-                legal = Legal(front, call, table > front)
-            else:
-                low, high = parse_list(raise_text)
-                legal = Legal(front, call, table > front, low, high)
+            low, high = parse_list(raise_text)
+            legal = Legal(front, call, table > front, low, high, opened=opened)
         return State(self.game, n, self.hand, self._hand_button, self.cards, board, pot,
                      fronts, stacks, list(self.bankrolls), actions, legal, self.info)
 
@@ -571,22 +496,22 @@ class Client:
 
     def _end_hand(self, lines: list[bytes]) -> bytes:
         n = self.players
-        v = self._value
         actions = self._actions(lines[1:n + 1])
-        showdown_text = v(lines[n + 1], b"Showdown: ").decode()
-        showdown = [parse_cards(c) or None for c in showdown_text.split(",")]
-        pots = parse_pots(v(lines[n + 2], b"Pots: "))
-        if self.game == "kuhn":
-            board: tuple[str, ...] = ()
-            stacks = None
-            deltas = [-a[1] for a in actions]
-            for amount, winner in pots:
-                deltas[winner] += amount
-        else:
-            board = parse_cards(v(lines[n + 3], b"Board: "))
-            stacks = parse_list(v(lines[n + 4], b"Stacks: "))
+        f = parse_fields(lines[n + 1:], ("Showdown", "Pots") + self._type.shape.end)
+        showdown = [parse_cards(c) or None for c in f["Showdown"].decode().split(",")]
+        pots = parse_pots(f["Pots"])
+        board = parse_cards(f["Board"]) if "Board" in f else ()
+        stacks = parse_list(f["Stacks"]) if "Stacks" in f else None
+        if stacks is not None:
             deltas = [e - s for e, s in zip(stacks, self._start_stacks)]
             self.stacks = list(stacks)
+        else:
+            # Chips put in: the hand's totals where the game gives them (several betting
+            # rounds), else the money in front of its one betting round.
+            spent = parse_list(f["Totals"]) if "Totals" in f else [a[1] for a in actions]
+            deltas = [-c for c in spent]
+            for amount, winner in pots:
+                deltas[winner] += amount
         if len(showdown) != n or len(deltas) != n:
             raise ValueError("the lists do not have one entry per player")
         self._pending = deltas
@@ -613,11 +538,12 @@ class Client:
                 self.stacks[i] = self.info.stack
         self._pending = None
         self.hands_played += 1
-        return format_money(self.bankrolls).encode()
+        return money_reply(self.bankrolls)
 
     def _end_round(self, lines: list[bytes]) -> bytes:
-        bankrolls = parse_list(self._value(lines[1], b"Bankrolls: "))
-        hands = int(self._value(lines[2], b"NumHands: "))
+        f = parse_fields(lines[1:3], ("Bankrolls", "NumHands"))
+        bankrolls = parse_list(f["Bankrolls"])
+        hands = int(f["NumHands"])
         self.done = True
         self._calls.append((self.bot.on_round_end, bankrolls, hands))
         return GOODBYE.encode()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
@@ -11,11 +12,10 @@ import click
 
 from . import __version__
 from .bots import BotSpecError
-from .games import GAME_NAMES
 from .human import explain, is_human, parse_seats
-from .limits import ResourceLimits
 from .match import MatchConfig, MatchSetupError, pick_cpu, prepare, run_prepared
-from .runner import Limits, stderr_tail
+from .options import bot_limit_options, game_options, make_limits, parse_game_options
+from .process import stderr_tail
 
 #: Exit codes: 0 the match completed, 1 a bot broke the rules, 2 the command was wrong,
 #: 130 interrupted by Ctrl-C.
@@ -44,13 +44,6 @@ def parse_fraction(text: str) -> tuple[int, int]:
     return num, den
 
 
-def parse_pair(text: str, what: str) -> tuple[int, int]:
-    parts = text.replace(",", "/").split("/")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise click.BadParameter(f"{text!r}: write the {what} as two whole numbers, e.g. 5/10")
-    return int(parts[0]), int(parts[1])
-
-
 def parse_cpu(text: str) -> int | None:
     if text == "auto":
         return pick_cpu()
@@ -72,93 +65,9 @@ def main() -> None:
     """
 
 
-def game_options(func):
-    """The options that choose and shape the game, shared by every command that plays."""
-    options = [
-        click.option("--game", "-g", type=click.Choice(GAME_NAMES), default="kuhn",
-                     show_default=True, help="The game to play."),
-        click.option("--stack", type=click.IntRange(min=1), default=None,
-                     help="Hold'em: chips each player starts a hand with"
-                          " (default 200 big blinds)."),
-        click.option("--blinds", default=None, metavar="SB/BB",
-                     help="Hold'em: small and big blind (default 5/10)."),
-        click.option("--bet-sizes", default=None, metavar="SMALL/BIG",
-                     help="Limit Hold'em: small and big bet (default 10/20)."),
-        click.option("--stacks", "stack_mode", type=click.Choice(["reset", "carry"]),
-                     default="reset", show_default=True,
-                     help="Hold'em: reset stacks every hand (Doyle's game) or carry them,"
-                          " with REBUY."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-def collect_game_options(game, stack, blinds, bet_sizes, stack_mode) -> dict:
-    holdem_only = {"--stack": stack, "--blinds": blinds, "--bet-sizes": bet_sizes,
-                   "--stacks carry": stack_mode == "carry" or None}
-    if game == "kuhn":
-        given = [name for name, value in holdem_only.items() if value is not None]
-        if given:
-            raise click.UsageError(f"{', '.join(given)} only apply to Hold'em (--game holdem-nl"
-                                   " or holdem-limit); Kuhn has an ante of 1 and no stacks")
-        return {}
-    options: dict = {}
-    if stack is not None:
-        options["stack"] = stack
-    if blinds is not None:
-        options["small_blind"], options["big_blind"] = parse_pair(blinds, "blinds")
-    if bet_sizes is not None:
-        if game != "holdem-limit":
-            raise click.UsageError("--bet-sizes applies to --game holdem-limit only")
-        options["small_bet"], options["big_bet"] = parse_pair(bet_sizes, "bet sizes")
-    if stack_mode == "carry":
-        options["carry"] = True
-    return options
-
-
-def bot_limit_options(func):
-    """Time bank, resource limits and the sandbox (see limits.py and sandbox.py)."""
-    seconds = click.FloatRange(min=0)
-    whole = click.IntRange(min=0)
-    options = [
-        click.option("--time-bank", type=seconds, default=30.0, show_default=True,
-                     help="Seconds each bot may spend on all its replies in a round, besides"
-                          " --time-per-hand; 0: no bank."),
-        click.option("--time-per-hand", type=seconds, default=0.05, show_default=True,
-                     help="Seconds added to each bot's time bank at every hand."),
-        click.option("--max-memory", type=whole, default=2048, show_default=True,
-                     metavar="MIB", help="Memory per bot (RLIMIT_DATA), in MiB; 0: no limit."),
-        click.option("--max-cpu", type=whole, default=3600, show_default=True,
-                     metavar="SECONDS", help="CPU time per bot for the round; 0: no limit."),
-        click.option("--max-files", type=whole, default=256, show_default=True,
-                     help="Open files per bot; 0: no limit."),
-        click.option("--max-file-size", type=whole, default=100, show_default=True,
-                     metavar="MIB", help="Largest file a bot may write, in MiB; 0: no limit."),
-        click.option("--stderr-cap", type=whole, default=1024, show_default=True,
-                     metavar="KIB", help="KiB of each bot's stderr kept in its log file."),
-        click.option("--sandbox", is_flag=True,
-                     help="Run every bot under bubblewrap: no network, read-only system,"
-                          " own scratch folder and process namespace."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-def make_limits(startup, reply, *, time_bank, time_per_hand, max_memory, max_cpu, max_files,
-                max_file_size, stderr_cap, sandbox) -> Limits:
-    return Limits(
-        startup=startup, reply=reply, time_bank=time_bank or None, time_per_hand=time_per_hand,
-        resources=ResourceLimits(memory_mib=max_memory, cpu_seconds=max_cpu,
-                                 open_files=max_files, file_size_mib=max_file_size),
-        sandbox=sandbox, stderr_cap=stderr_cap * 1024,
-    )
-
-
 @main.command()
 @click.argument("bots", nargs=-1, required=True)
-@game_options
+@game_options()
 @click.option("--hands", "-n", type=int, default=None,
               help="Play exactly this many hands (the bots are told EndProb: 0,1).")
 @click.option("--end-prob", default="1/1000", show_default=True, metavar="A/B",
@@ -177,16 +86,16 @@ def make_limits(startup, reply, *, time_bank, time_per_hand, max_memory, max_cpu
 @click.option("--cpu", default="auto", show_default=True,
               help="Pin the match (server and bots) to one CPU: a number, 'auto' or 'none'.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def run(bots, game, stack, blinds, bet_sizes, stack_mode, hands, end_prob, seed, cards, logs,
-        reply_timeout, startup_timeout, cpu, as_json, **limit_options):
+def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeout,
+        startup_timeout, cpu, as_json, **limit_options):
     """Play one round between BOTS, each a program path or a quoted command line.
 
     A .py file runs under this Python. A BOT of - (or human) is you: that seat is this
     terminal, where you read the server's messages and type the replies. Two bots play
-    heads-up; Kuhn takes 2 to 6 bots and Hold'em 2 to 10. Exit code: 0 completed, 1 a bot
-    broke the rules, 2 bad command line.
+    heads-up; each game says how many it takes. Exit code: 0 completed, 1 a bot broke the
+    rules, 2 bad command line.
     """
-    options = collect_game_options(game, stack, blinds, bet_sizes, stack_mode)
+    options = parse_game_options(game, game_texts)
     try:
         specs = parse_seats(bots)
     except BotSpecError as exc:
@@ -232,7 +141,7 @@ def play_and_report(config: MatchConfig, *, as_json: bool = False) -> int:
     if outcome.fault is not None:
         fault = outcome.fault
         if is_human(config.bots[fault.seat]):
-            fault.reason = explain(fault.reason)
+            fault = dataclasses.replace(fault, reason=explain(fault.reason))
         text = fault.paragraph(logs=str(match.log.path))
         tail = stderr_tail(match.log.stderr_path(fault.seat))
         if tail:

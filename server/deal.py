@@ -23,52 +23,26 @@ from pathlib import Path
 
 import click
 
-from pokerbots.protocol import GOODBYE
+from pokerbots.protocol.client import Client
 
-from .games import make_game
+from . import games
+from .driver import play_local
+from .options import game_options, parse_game_options
 from .referee import Referee
-from .smoke_random import legal_choices
 
 
-def transcript(game, *, seed: int, hands: int, end_prob: tuple[int, int] | None = None):
-    """Play a round with every seat checking or calling; yield (seat, kind, message, reply)."""
-    referee = Referee(game, random.Random(seed), hands=hands,
-                      **({"end_prob": end_prob} if end_prob else {}))
-    n = game.players
+def _check_or_call(state) -> str:
+    return state.check_or_call()
 
-    def reply(seat: int, kind: str, message: bytes) -> bytes:
-        if kind in ("init_round", "init_hand"):
-            return b"READY"
-        if kind == "play":
-            lines = message.decode().rstrip("\n").split("\n")
-            return legal_choices(lines)[0].encode()  # check or call (all in for less)
-        if kind == "end_hand":
-            stacks = getattr(game, "stacks", None)
-            broke = getattr(game, "carry", False) and stacks is not None and stacks[seat] == 0
-            return b"REBUY" if broke else b"OK"
-        if kind == "end_action":
-            b = referee.bankrolls
-            return ("Money: " + ",".join(map(str, b[seat:] + b[:seat]))).encode()
-        if kind == "end_round":
-            return GOODBYE.encode()
-        raise AssertionError(kind)
 
-    exchanges = referee.exchanges()
-    exchange = exchanges.send(None)
-    try:
-        while True:
-            target, kind, payload = exchange
-            if target is not None:
-                answer = reply(target, kind, payload)
-                yield target, kind, payload, answer
-                exchange = exchanges.send(answer)
-            else:
-                answers = [reply(s, kind, payload[s]) for s in range(n)]
-                for s in range(n):
-                    yield s, kind, payload[s], answers[s]
-                exchange = exchanges.send(answers)
-    except StopIteration:
-        pass
+def transcript(game, *, seed: int, hands: int) -> list[tuple]:
+    """Play a round with every seat checking or calling (the client library's bookkeeping,
+    a rebuy when broke in carry mode); return ``(seat, kind, message, reply)`` tuples."""
+    referee = Referee(game, random.Random(seed), hands=hands)
+    seats = [Client(_check_or_call, game=game.name) for _ in range(game.players)]
+    exchanges: list = []
+    play_local(referee, seats, transcript=exchanges)
+    return exchanges
 
 
 def seat_text(game, seat: int, *, seed: int, hands: int, replies: bool = False) -> bytes:
@@ -83,8 +57,6 @@ def seat_text(game, seat: int, *, seed: int, hands: int, replies: bool = False) 
 
 
 def deal_options(func):
-    from .cli import game_options  # shared with `run`
-
     options = [
         click.option("--players", "-p", type=click.IntRange(min=2), default=2,
                      show_default=True, help="Players at the table."),
@@ -103,31 +75,29 @@ def deal_options(func):
     ]
     for option in reversed(options):
         func = option(func)
-    return game_options(func)
+    return game_options()(func)
 
 
 def command() -> click.Command:
-    """The ``deal`` command, built when cli registers it (it shares cli's game options)."""
+    """The ``deal`` command, built when cli registers it."""
     return click.command(
         name="deal", short_help="Print the exact text a seat receives, to feed to a bot.")(
         deal_options(deal))
 
 
-def deal(game, stack, blinds, bet_sizes, stack_mode, players, seed, hands, seat, replies, output):
+def deal(game, game_texts, players, seed, hands, seat, replies, output):
     """Print the exact server text one seat receives in a short round, to feed to a bot.
 
     Every seat checks or calls, so this is what a check/call bot sees; a bot that plays
     otherwise diverges after its first different decision (replay a real match's seatN.in
     log for that). With the same --seed and --hands, `pokerbots run` deals the same cards.
 
-        pokerbots deal --game kuhn --players 3 --seed 7 --seat 1 > seat1.txt
+        pokerbots deal --players 3 --seed 7 --seat 1 > seat1.txt
         ./mybot < seat1.txt
     """
-    from .cli import collect_game_options
-
-    options = collect_game_options(game, stack, blinds, bet_sizes, stack_mode)
+    options = parse_game_options(game, game_texts)
     try:
-        table = make_game(game, players, **options)
+        table = games.make_game(game, players, **options)
     except (TypeError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
     if seat >= players:

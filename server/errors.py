@@ -1,40 +1,41 @@
-"""Errors are data: one exception type for everything a bot can do wrong."""
+"""Errors are data: one immutable value for everything a bot can do wrong.
+
+A :class:`BotFault` is made once, where every fact about it is known (the referee makes every
+fault, also those the process layer finds: see :meth:`Referee.fault`), and is never changed
+afterwards. The command line turns it into one paragraph and exit code 1.
+"""
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 
+#: The most characters of a bot's reply that an error quotes.
+QUOTE = 200
+
+
+@dataclass(frozen=True, slots=True)
 class BotFault(Exception):
     """A bot broke the rules or the protocol; the round ends at once (fail fast).
 
-    Carries everything a person needs to act on it: which seat and bot, in which hand, the
-    message the server sent, the reply it got back (``None`` when nothing came), what would have
-    been legal, and why the reply was refused.
+    Carries everything a person needs to act on it: which seat and bot, in which hand, the kind
+    of message and the message the server sent, the reply it got back (``None`` when nothing
+    came), what would have been legal, and why the reply was refused.
     """
 
-    def __init__(
-        self,
-        seat: int,
-        reason: str,
-        *,
-        hand: int | None = None,
-        sent: str | None = None,
-        received: bytes | None = None,
-        legal: str | None = None,
-        bot: str | None = None,
-    ) -> None:
-        super().__init__(reason)
-        self.seat = seat
-        self.reason = reason
-        self.hand = hand
-        self.sent = sent
-        self.received = received
-        self.legal = legal
-        self.bot = bot
-        #: The message kind the fault answered (``play``, ``end_hand``...), when known.
-        self.kind: str | None = None
+    seat: int
+    reason: str
+    bot: str | None = None
+    hand: int | None = None
+    kind: str | None = None
+    sent: str | None = None
+    received: bytes | None = None
+    legal: str | None = None
 
     def __str__(self) -> str:
         return self.paragraph()
+
+    def __reduce__(self):
+        return (_rebuild, (asdict(self),))
 
     def paragraph(self, logs: str | None = None) -> str:
         """The whole story in one paragraph, as the CLI prints it."""
@@ -54,10 +55,13 @@ class BotFault(Exception):
         return "\n".join(parts)
 
     def received_text(self) -> str | None:
-        """The reply as printable text (undecodable bytes escaped)."""
+        """The reply as printable text (undecodable bytes escaped, at most QUOTE characters)."""
         if self.received is None:
             return None
-        return repr(self.received.decode("utf-8", "backslashreplace"))
+        text = self.received.decode("utf-8", "backslashreplace")
+        if len(text) > QUOTE:
+            return repr(text[:QUOTE]) + f" (the first {QUOTE} of {len(text)} characters)"
+        return repr(text)
 
     def as_dict(self) -> dict:
         return {
@@ -69,6 +73,10 @@ class BotFault(Exception):
             "received": self.received_text(),
             "legal": self.legal,
         }
+
+
+def _rebuild(fields: dict) -> BotFault:
+    return BotFault(**fields)
 
 
 def _indent(text: str) -> str:

@@ -21,10 +21,9 @@ import os
 import select
 import sys
 
-from pokerbots.protocol import GOODBYE
+from pokerbots.protocol.client import Bot, Client
 
 from .bots import BotSpec, BotSpecError, parse_bot
-from .smoke_random import Bankrolls, legal_choices
 
 #: What a person types on the command line for their own seat.
 HUMAN_ARGS = ("-", "human")
@@ -75,97 +74,89 @@ def explain(reason: str) -> str:
 # -- the relay ----------------------------------------------------------------------------
 
 
+class _Watcher(Bot):
+    """Keeps the last decision state and hand result the client library read."""
+
+    state = None
+    result = None
+
+    def decide(self, state) -> str:
+        self.state = state
+        return state.check_or_call()
+
+    def on_hand_end(self, result) -> None:
+        self.result = result
+
+
 class Helper:
-    """Follows the round from the messages to give hints (never needed to play)."""
+    """Follows the round from the messages to give hints (never needed to play): the client
+    library reads each message, keeps the score and says what it would reply."""
 
     def __init__(self) -> None:
-        self.book: Bankrolls | None = None
-        self.cards = "?"
-        self.players = 0
+        self.client: Client | None = None
+        self.watcher = _Watcher()
 
     def hints(self, message: str) -> list[str]:
-        lines = message.rstrip("\n").split("\n")
-        kind = lines[0]
         try:
-            return self._hints(kind, lines)
-        except (ValueError, IndexError, AttributeError, TypeError):
-            return []  # a hint is a comfort: never let it get in the way
+            return self._hints(message.encode())
+        except Exception:  # a hint is a comfort: never let it get in the way
+            return []
 
-    def _hints(self, kind: str, lines: list[str]) -> list[str]:
-        fields = {}
-        for line in lines[1:]:
-            key, _, value = line.partition(": ")
-            fields.setdefault(key, value)
+    def _hints(self, data: bytes) -> list[str]:
+        kind = data.split(b"\n", 1)[0].decode()
+        if kind == "init_round" or self.client is None:
+            self.client = Client(self.watcher, check=False)
+        client = self.client
+        reply = client.receive(data).decode()
         if kind == "init_round":
-            money = [int(v) for v in fields["Money"].split(",")]
-            stack = fields.get("Stack")
-            self.book = Bankrolls(money, int(stack) if stack else None,
-                                  fields.get("StackMode") == "carry")
-            self.players = len(money)
-            button = int(fields["Button"])
+            button = client.button
             where = "you have the button" if button == 0 else f"the button is player {button}"
-            return [f"A round of {self.players} players begins; you are player 0, {where}.",
-                    "Reply: READY"]
+            return [f"A round of {client.players} players begins; you are player 0, {where}.",
+                    f"Reply: {reply}"]
         if kind == "init_hand":
-            self.cards = fields["Cards"]
-            self.book.init_hand()
-            return [f"Hand {fields['Hand']}: you hold {self.cards}.", "Reply: READY"]
+            return [f"Hand {client.hand}: you hold {' '.join(client.cards)}.", f"Reply: {reply}"]
         if kind == "play":
-            fronts = [int(line.rsplit(" ", 1)[1]) for line in lines
-                      if line.startswith("Action: ")]
-            pot = int(fields.get("Pot", 0)) + sum(fronts)
-            to_call = max(fronts) - fronts[0]
-            board = f", board {fields['Board']}" if fields.get("Board", "-") != "-" else ""
-            summary = (f"You hold {self.cards}{board}; pot {pot}; you have {fronts[0]} in front;"
+            state = self.watcher.state
+            board = f", board {' '.join(state.board)}" if state.board else ""
+            to_call = state.to_call
+            summary = (f"You hold {' '.join(state.cards)}{board}; pot {state.pot_total};"
+                       f" you have {state.front} in front;"
                        + (f" {to_call} to call." if to_call else " nothing to call."))
-            return [summary, "Reply one of: " + " | ".join(_describe(lines))]
+            return [summary, "Reply one of: " + " | ".join(_choices(state.legal))]
         if kind == "end_hand":
-            self.book.end_hand(lines)
-            pots = []
-            for pot in fields["Pots"].split(" "):
-                amount, _, winner = pot.partition(",")
-                who = "you" if winner == "0" else f"player {winner}"
-                pots.append(f"{who} win{'' if winner == '0' else 's'} {amount}")
-            shown = [f"player {i} shows {c}" if i else f"you show {c}"
-                     for i, c in enumerate(fields["Showdown"].split(",")) if c != "-"]
-            reply = "Reply: OK"
-            book = self.book
-            if book.carry and book.ends is not None and book.ends[0] < book.stack:
-                if book.ends[0] == 0:
-                    reply = ("Reply: REBUY (you have no chips; it tops your stack up to"
-                             f" {book.stack})")
+            result = self.watcher.result
+            shown = [f"player {i} shows {' '.join(c)}" if i else f"you show {' '.join(c)}"
+                     for i, c in enumerate(result.showdown) if c]
+            pots = [f"{'you win' if w == 0 else f'player {w} wins'} {amount}"
+                    for amount, w in result.pots]
+            hint = "Reply: OK"
+            stack = result.stacks[0] if result.stacks is not None else None
+            if client.carry and stack is not None and stack < client.info.stack:
+                if reply == "REBUY":
+                    hint = (f"Reply: REBUY (you have no chips; it tops your stack up to"
+                            f" {client.info.stack})")
                 else:
-                    reply += f" or REBUY (tops your stack up to {book.stack})"
-            return ["Hand over: " + "; ".join(shown + [", ".join(pots)]) + ".", reply]
+                    hint += f" or REBUY (tops your stack up to {client.info.stack})"
+            return ["Hand over: " + "; ".join(shown + [", ".join(pots)]) + ".", hint]
         if kind.startswith("EndAction:"):
-            self.book.end_action(lines)
-            money = ",".join(map(str, self.book.money))
-            return [f"Everyone's bankroll now, you first: {money}.", f"Reply: Money: {money}"]
+            money = ",".join(map(str, client.bankrolls))
+            return [f"Everyone's bankroll now, you first: {money}.", f"Reply: {reply}"]
         if kind == "end_round":
-            return [f"The round is over after {fields['NumHands']} hands;"
-                    f" bankrolls {fields['Bankrolls']}.", f"Reply: {GOODBYE}"]
+            money = ",".join(map(str, client.bankrolls))
+            return [f"The round is over after {client.hands_played} hands;"
+                    f" bankrolls {money}.", f"Reply: {reply}"]
         return []
 
 
-def _describe(lines: list[str]) -> list[str]:
+def _choices(legal) -> list[str]:
     """Each legal reply, with its meaning in words."""
-    fronts = [int(line.rsplit(" ", 1)[1]) for line in lines if line.startswith("Action: ")]
-    mine, top = fronts[0], max(fronts)
-    out = []
-    for choice in legal_choices(lines):
-        word, value = choice.split(" ")
-        if word == "FOLD":
-            out.append(f"{choice} (fold)")
-        elif int(value) == top:
-            out.append(f"{choice} ({'check' if top == mine else 'call'})")
-        else:
-            raise_line = next((line for line in lines if line.startswith("Raise: ")), None)
-            verb = "bet" if top == mine else "raise"
-            if raise_line is not None:
-                low, _, high = raise_line.split(" ", 1)[1].partition(",")
-                if high and high != low:
-                    choice = f"BET {low}..{high}"
-            out.append(f"{choice} ({verb})")
+    out = [f"{legal.check_or_call()} ({'check' if legal.can_check else 'call'})"]
+    if legal.raise_range is not None:
+        low, high = legal.raise_range
+        text = f"BET {low}" if low == high else f"BET {low}..{high}"
+        out.append(f"{text} ({legal.verb()})")
+    if legal.can_fold:
+        out.append(f"{legal.fold()} (fold)")
     return out
 
 

@@ -40,9 +40,10 @@ def new_match_dir(root: str | os.PathLike, stem: str) -> Path:
 class MatchLog:
     """Writes one match's logs into ``path``."""
 
-    def __init__(self, path: Path, labels: list[str]) -> None:
+    def __init__(self, path: Path, labels: list[str], streets=()) -> None:
         self.path = path
         self.labels = labels
+        self.streets = streets
         n = len(labels)
         self.seat_in = [open(path / f"seat{s}.in", "wb") for s in range(n)]
         self.hands_jsonl = open(path / "hands.jsonl", "w", encoding="utf-8")
@@ -55,7 +56,7 @@ class MatchLog:
     def hand(self, record: dict) -> None:
         """Write one finished hand and flush every file (called by the referee's ``on_hand``)."""
         self.hands_jsonl.write(_COMPACT_JSON.encode(record) + "\n")
-        self.hands_txt.write(render_hand(record, self.labels))
+        self.hands_txt.write(render_hand(record, self.labels, self.streets))
         self.flush()
 
     def flush(self) -> None:
@@ -78,20 +79,25 @@ def _write_json(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
-def render_hand(record: dict, labels: list[str]) -> str:
-    """A hand as a person reads it."""
+def render_hand(record: dict, labels: list[str], streets=()) -> str:
+    """A hand as a person reads it. ``streets`` are the game's
+    :class:`~pokerbots.server.games.base.Street` values (headed when there are several)."""
     n = len(labels)
     lines = [f"Hand {record['hand']}  (button: seat {record['button']})"]
     board = record.get("board")
     for s in range(n):
         lines.append(f"  seat {s} {labels[s]}: {record['cards'][s]}")
     street = -1
-    names = ("pre-flop", "flop", "turn", "river")
+    shown_after = []
+    count = 0
+    for st in streets:
+        count += st.board
+        shown_after.append(count)
     for seat, word, value, st in record["actions"]:
-        if board is not None and st != street:
+        if len(streets) > 1 and st != street:
             street = st
-            shown = " ".join(board[: (0, 3, 4, 5)[st]])
-            lines.append(f"  -- {names[st]}" + (f" [{shown}]" if shown else ""))
+            shown = " ".join((board or [])[: shown_after[st]])
+            lines.append(f"  -- {streets[st].name}" + (f" [{shown}]" if shown else ""))
         lines.append(f"  seat {seat} {_WORDS.get(word, word)} ({value} in front)")
     if board:
         lines.append(f"  board: {' '.join(board)}")

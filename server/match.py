@@ -15,9 +15,8 @@ from pathlib import Path
 
 import trio
 
-from . import sandbox
+from . import games, sandbox
 from .bots import BotSpec
-from .games import make_game
 from .games.base import Deal, Game
 from .logs import MatchLog, new_match_dir
 from .referee import Referee
@@ -31,8 +30,8 @@ class MatchSetupError(ValueError):
 @dataclass
 class MatchConfig:
     bots: list[BotSpec]
-    game: str = "kuhn"
-    #: Game options (Hold'em: stack, small_blind, big_blind, small_bet, big_bet, carry).
+    game: str = games.DEFAULT
+    #: The game's options, as keyword arguments of its ``make`` (see the game's module).
     game_options: dict = field(default_factory=dict)
     seed: int | None = None
     hands: int | None = None
@@ -88,9 +87,9 @@ def read_cards(path: Path, game: Game) -> tuple[int | None, list[Deal]]:
 def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) -> PreparedMatch:
     """Check every option and create the log folder; nothing is started yet."""
     try:
-        game = make_game(config.game, len(config.bots), **config.game_options)
-    except KeyError:
-        raise MatchSetupError(f"unknown game {config.game!r}") from None
+        game = games.make_game(config.game, len(config.bots), **config.game_options)
+    except KeyError as exc:
+        raise MatchSetupError(exc.args[0]) from None
     except (TypeError, ValueError) as exc:
         raise MatchSetupError(str(exc)) from None
     a, b = config.end_prob
@@ -117,7 +116,7 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
     except OSError as exc:
         raise MatchSetupError(f"cannot create a log folder under {config.logs}: {exc}; give --logs"
                               " a folder you can write to") from None
-    log = MatchLog(path, [b.label for b in config.bots])
+    log = MatchLog(path, [b.label for b in config.bots], game.structure.streets)
 
     def record(hand: dict) -> None:
         log.hand(hand)
@@ -125,7 +124,7 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
             on_hand(hand)
 
     referee = Referee(game, rng, end_prob=config.end_prob, hands=hands, button=button,
-                      deals=deals, on_hand=record)
+                      deals=deals, on_hand=record, labels=[b.label for b in config.bots])
     return PreparedMatch(config, game, referee, log)
 
 

@@ -1,35 +1,39 @@
 """The referee: turns a game into protocol messages and judges every reply. No I/O.
 
-:meth:`Referee.exchanges` is a generator that the process layer drives. Each value it yields
-is one exchange:
+:meth:`Referee.exchanges` is a generator that a driver (:mod:`.driver`) runs. Each value it
+yields is an :class:`Exchange`: the messages of one step of the round, for one seat (``play``)
+or for every seat at once (everything else). The driver ``send()``s back the reply line (bytes,
+without the newline) or, for every seat, the list of reply lines in seat order. A reply that
+breaks a rule raises :class:`~pokerbots.server.errors.BotFault` out of ``send()``; the generator
+returns once every bot has said goodbye.
 
-* ``(seat, kind, message)`` -- send ``message`` (bytes) to that one seat, then ``send()`` back
-  its reply line (bytes, without the newline);
-* ``(None, kind, messages)`` -- send ``messages[seat]`` to every seat at once, then ``send()``
-  back the list of reply lines in seat order.
-
-``kind`` is the message name (``init_round``, ``init_hand``, ``play``, ``end_hand``,
-``end_action``, ``end_round``), for time limits and error reports. A reply that breaks a rule
-raises :class:`~pokerbots.server.errors.BotFault` out of ``send()``; the generator returns once
-every bot has said goodbye.
+The referee knows no game: it asks the game's hand what is legal, and the game's shape which
+lines it adds to each message.
 """
 
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from typing import NamedTuple
 
-from pokerbots.protocol import GOODBYE
+from pokerbots.protocol import wire
+from pokerbots.protocol.wire import GOODBYE, Kind, Legal, WireError, join, rotate
 
 from .errors import BotFault
-from .games.base import Game, Hand, IllegalMove, Legal, join, rotate
+from .games.base import Game, IllegalMove
 
-Exchange = tuple  # (seat | None, kind, bytes | list[bytes])
 
-_MAX_DIGITS = 15  # longer numbers are never a legal amount; refusing them keeps int() cheap
-_MONEY = re.compile(rb"Money: -?[0-9]{1,15}(?:, *-?[0-9]{1,15})*")
-_NUMBER = re.compile(rb"-?[0-9]+")
+class Exchange(NamedTuple):
+    """One step of the round: ``messages[s]`` for each seat asked. ``seat`` is the one seat asked
+    (``messages`` then holds its message alone), or ``None`` when every seat is asked."""
+
+    kind: Kind
+    seat: int | None
+    messages: Sequence[bytes]
+
+
+_READY = b"READY"
 
 
 class Referee:
@@ -40,6 +44,7 @@ class Referee:
     gives the cards of each hand (the round also ends when it runs out); otherwise ``rng`` deals.
     ``rng`` also draws the first button (unless ``button`` is given) and the end of the round.
     ``on_hand`` is called with a JSON-ready record of every hand as soon as it is over.
+    ``labels`` name the bots in their faults.
     """
 
     def __init__(
@@ -52,6 +57,7 @@ class Referee:
         button: int | None = None,
         deals: Iterable | None = None,
         on_hand: Callable[[dict], None] | None = None,
+        labels: Sequence[str] | None = None,
     ) -> None:
         self.game = game
         self.players = n = game.players
@@ -61,6 +67,7 @@ class Referee:
         self._deals: Iterator | None = iter(deals) if deals is not None else None
         self.button = rng.randrange(n) if button is None else button
         self.on_hand = on_hand
+        self.labels = list(labels) if labels is not None else [None] * n
         self.bankrolls = [0] * n
         #: Hands whose result is settled, credited and logged (a fault after that, in the
         #: end_hand or Money exchange, does not take the hand back).
@@ -68,7 +75,7 @@ class Referee:
         #: Number of the hand being played (None before the first and after the last).
         self.hand_number: int | None = None
         self._order = [rotate(list(range(n)), v) for v in range(n)]
-        self._hand: Hand | None = None
+        self._hand = None
 
     # -- the round -------------------------------------------------------------------------
 
@@ -76,17 +83,13 @@ class Referee:
         n = self.players
         game = self.game
         blinds = game.blinds(self.button)
-        a, b = self.end_prob
         messages = [
-            (
-                f"init_round\nMoney: {join(rotate(self.bankrolls, v))}\n"
-                f"Blinds: {join(rotate(blinds, v))}\nButton: {(self.button - v) % n}\n"
-                f"EndProb: {a},{b}\n{game.round_lines(v)}"
-            ).encode()
+            wire.init_round_message(rotate(self.bankrolls, v), rotate(blinds, v),
+                                    (self.button - v) % n, self.end_prob, game.round_lines(v))
             for v in range(n)
         ]
-        replies = yield None, "init_round", messages
-        self._expect_all(replies, b"READY", messages)
+        replies = yield Exchange(Kind.INIT_ROUND, None, messages)
+        self._expect_all(Kind.INIT_ROUND, replies, _READY, messages)
 
         number = 0
         button = self.button
@@ -96,12 +99,9 @@ class Referee:
                 break
             self.hand_number = number
             self._hand = hand = game.new_hand(button, deal)
-            messages = [
-                f"init_hand\nHand: {number}\nCards: {hand.hole_text(v)}\n".encode()
-                for v in range(n)
-            ]
-            replies = yield None, "init_hand", messages
-            self._expect_all(replies, b"READY", messages)
+            messages = [wire.init_hand_message(number, hand.hole_text(v)) for v in range(n)]
+            replies = yield Exchange(Kind.INIT_HAND, None, messages)
+            self._expect_all(Kind.INIT_HAND, replies, _READY, messages)
 
             yield from self._betting(hand)
 
@@ -109,16 +109,12 @@ class Referee:
             self.hands_played = number + 1
             if self.on_hand is not None:
                 self.on_hand(record)  # before anything else can fail: the hand is played
-            shown = [hand.showdown_text(s) for s in range(n)]
-            messages = [self._end_hand_message(hand, v, shown).encode() for v in range(n)]
-            replies = yield None, "end_hand", messages
+            messages = [self._end_hand_message(hand, v, record["showdown"]) for v in range(n)]
+            replies = yield Exchange(Kind.END_HAND, None, messages)
             words = [self._end_reply(v, replies[v], messages[v]) for v in range(n)]
 
-            messages = [
-                "".join(f"EndAction: {words[s]}\n" for s in self._order[v]).encode()
-                for v in range(n)
-            ]
-            replies = yield None, "end_action", messages
+            messages = [wire.end_action_message(rotate(words, v)) for v in range(n)]
+            replies = yield Exchange(Kind.END_ACTION, None, messages)
             for v in range(n):
                 self._judge_money(v, replies[v], messages[v])
 
@@ -128,23 +124,31 @@ class Referee:
                 break
 
         self.hand_number = None
-        messages = [
-            f"end_round\nBankrolls: {join(rotate(self.bankrolls, v))}\nNumHands: {number}\n"
-            .encode()
-            for v in range(n)
-        ]
-        replies = yield None, "end_round", messages
-        self._expect_all(replies, GOODBYE.encode(), messages)
+        messages = [wire.end_round_message(rotate(self.bankrolls, v), number) for v in range(n)]
+        replies = yield Exchange(Kind.END_ROUND, None, messages)
+        self._expect_all(Kind.END_ROUND, replies, wire.GOODBYE_BYTES, messages)
 
-    def expected(self, seat: int, kind: str) -> str:
+    def expected(self, seat: int, kind: Kind) -> str:
         """What ``seat`` may answer to the ``kind`` message just sent (for error reports)."""
-        if kind == "play" and self._hand is not None and self._hand.to_act == seat:
+        if kind is Kind.PLAY and self._hand is not None and self._hand.to_act == seat:
             return self._hand.legal().describe()
-        if kind == "end_action":
+        if kind is Kind.END_ACTION:
             return f"Money: {join(rotate(self.bankrolls, seat))}"
-        if kind == "end_hand":
+        if kind is Kind.END_HAND:
             return self.game.end_choices(seat)
-        return GOODBYE if kind == "end_round" else "READY"
+        return GOODBYE if kind is Kind.END_ROUND else "READY"
+
+    def fault(self, seat: int, kind: Kind, reason: str, *, sent: bytes | None = None,
+              received: bytes | None = None, legal: str | Legal | None = None) -> BotFault:
+        """The one fault of ``seat`` in answer to its ``kind`` message, with every fact filled
+        in (the legal replies default to what the referee expected of it)."""
+        if legal is None:
+            legal = self.expected(seat, kind)
+        elif isinstance(legal, Legal):
+            legal = legal.describe()
+        return BotFault(seat, reason, bot=self.labels[seat], hand=self.hand_number,
+                        kind=kind.value, sent=None if sent is None else sent.decode(),
+                        received=received, legal=legal)
 
     def _next_deal(self):
         if self._deals is not None:
@@ -161,7 +165,7 @@ class Referee:
 
     # -- one hand --------------------------------------------------------------------------
 
-    def _betting(self, hand: Hand) -> Generator[Exchange, object, None]:
+    def _betting(self, hand) -> Generator[Exchange, object, None]:
         """Ask each seat in turn for its decision until the hand is over."""
         n = self.players
         # last[p]: p's latest action this hand as (word, value, street, sequence number);
@@ -174,8 +178,8 @@ class Referee:
         seq = 0
         while hand.to_act is not None:
             seat = hand.to_act
-            message = ("play\n" + self._action_lines(hand, seat) + hand.state_lines(seat)).encode()
-            reply = yield seat, "play", message
+            message = wire.play_message(self._action_lines(hand, seat), hand.play_lines(seat))
+            reply = yield Exchange(Kind.PLAY, seat, (message,))
             street = hand.street
             word, value = self._judge_action(hand, seat, reply, message)
             last[seat] = (word, value, street, seq)
@@ -185,83 +189,51 @@ class Referee:
                 fold_street[seat] = street
             actions.append([seat, word, value, street])
 
-    def _action_lines(self, hand: Hand, view: int) -> str:
+    def _action_lines(self, hand, view: int) -> bytes:
         """One ``Action:`` line per player as ``view`` sees them (the protocol's Action rule)."""
         street = hand.street
         since = self._seen[view]
         last = self._last
+        fold_street = self._fold_street
+        cached = wire.ACTION_LINES.get
         lines = []
         for p in self._order[view]:
             act = last[p]
             if act is not None and act[2] == street and (act[3] > since or p == view):
-                lines.append(f"Action: {act[0]} {act[1]}\n")
+                key = (act[0], act[1])
             elif act is None and street == 0:
-                lines.append(f"Action: BLIND {hand.forced[p]}\n")
-            elif self._fold_street[p] is not None and self._fold_street[p] < street:
-                lines.append("Action: FOLD 0\n")
+                key = ("BLIND", hand.forced[p])
+            elif fold_street[p] is not None and fold_street[p] < street:
+                key = ("FOLD", 0)
             else:
-                lines.append(f"Action: PASS {hand.front[p]}\n")
-        return "".join(lines)
+                key = ("PASS", hand.front[p])
+            lines.append(cached(key) or wire.action_line(*key))
+        return b"".join(lines)
 
-    def _judge_action(self, hand: Hand, seat: int, reply: bytes, message: bytes):
+    def _judge_action(self, hand, seat: int, reply: bytes, message: bytes) -> tuple[str, int]:
         legal = hand.legal()
-        line = reply[:-1] if reply.endswith(b"\r") else reply
-        word, _, number = line.partition(b" ")
-        if word != b"BET" and word != b"FOLD":
-            raise self._fault(seat, self._bad_word(word, line), message, reply, legal)
-        if not (number.isdigit() and len(number) <= _MAX_DIGITS) or (
-            number[:1] == b"0" and len(number) > 1
-        ):
-            why = (f"{number.decode('utf-8', 'replace')!r} is not a whole number of chips"
-                   if number else f"{word.decode()} needs a value: the money in front")
-            raise self._fault(seat, why, message, reply, legal)
-        value = int(number)
         try:
-            if word == b"BET":
-                if value == legal.call:
-                    hand.call()
-                elif legal.raise_min is not None and legal.raise_min <= value <= legal.raise_max:
-                    hand.raise_to(value)
-                else:
-                    raise IllegalMove(self._bad_bet(value, legal))
-                return "BET", value
-            if not legal.fold:
-                raise IllegalMove("folding is not allowed when checking is free")
-            if value != legal.front:
-                raise IllegalMove(f"FOLD must state the money in front, {legal.front}, not {value}")
-            hand.fold()
-            return "FOLD", value
+            word, value = wire.read_action(reply)
+        except WireError as exc:
+            raise self.fault(seat, Kind.PLAY, str(exc), sent=message, received=reply,
+                             legal=legal) from None
+        why = legal.refusal(word, value)
+        if why is not None:
+            raise self.fault(seat, Kind.PLAY, why, sent=message, received=reply, legal=legal)
+        try:
+            if word == b"FOLD":
+                hand.fold()
+                return "FOLD", value
+            if value == legal.call:
+                hand.call()
+            else:
+                hand.raise_to(value)
         except IllegalMove as exc:
-            raise self._fault(seat, str(exc), message, reply, legal) from None
+            raise self.fault(seat, Kind.PLAY, str(exc), sent=message, received=reply,
+                             legal=legal) from None
+        return "BET", value
 
-    @staticmethod
-    def _bad_word(word: bytes, line: bytes) -> str:
-        if word == b"PASS":
-            return "PASS is only for a player who cannot act, and this bot was asked to act"
-        if not line:
-            return "an empty line where an action was due"
-        if not word:
-            return "the reply starts with a space"
-        why = f"unknown action {word.decode('utf-8', 'replace')!r}"
-        if word.upper() in (b"BET", b"FOLD", b"PASS"):
-            return why + " (actions are in capitals: BET, FOLD)"
-        return why + "; the reply must be BET <value> or FOLD <value>"
-
-    @staticmethod
-    def _bad_bet(value: int, legal: Legal) -> str:
-        if legal.raise_min is None or value < legal.call:
-            if value < legal.call:
-                return (
-                    f"BET {value} leaves less than the {legal.call} needed to "
-                    + ("check" if legal.call == legal.front else "call")
-                    + " (the value is the money in front after the action)"
-                )
-            return f"BET {value} is a raise, and no raise is allowed here"
-        if value < legal.raise_min:
-            return f"BET {value} raises less than the minimum, BET {legal.raise_min}"
-        return f"BET {value} is more than the maximum, BET {legal.raise_max}"
-
-    def _settle(self, hand: Hand, number: int, button: int) -> dict:
+    def _settle(self, hand, number: int, button: int) -> dict:
         """Credit the hand's result to the bankrolls; return its record for the logs."""
         n = self.players
         deltas = hand.deltas
@@ -281,51 +253,41 @@ class Referee:
         record.update(hand.record())
         return record
 
-    def _end_hand_message(self, hand: Hand, v: int, shown: list[str]) -> str:
+    def _end_hand_message(self, hand, v: int, shown: list[str]) -> bytes:
         n = self.players
-        pots = " ".join(f"{amount},{(seat - v) % n}" for amount, seat in hand.pots)
-        return (
-            f"end_hand\n{self._action_lines(hand, v)}Showdown: {','.join(rotate(shown, v))}\n"
-            f"Pots: {pots}\n{hand.end_lines(v)}"
-        )
+        pots = [(amount, (seat - v) % n) for amount, seat in hand.pots]
+        return wire.end_hand_message(self._action_lines(hand, v), rotate(shown, v), pots,
+                                     hand.end_lines(v))
 
     # -- end of hand, end of round ---------------------------------------------------------
 
     def _end_reply(self, seat: int, reply: bytes, message: bytes) -> str:
         line = reply[:-1] if reply.endswith(b"\r") else reply
-        if line not in (b"OK", b"REBUY"):
-            raise self._fault(seat, "the answer to end_hand must be OK or REBUY", message, reply,
-                              self.game.end_choices(seat))
+        if line != b"OK" and line != b"REBUY":
+            raise self.fault(seat, Kind.END_HAND, "the answer to end_hand must be OK or REBUY",
+                             sent=message, received=reply)
         try:
             self.game.end_reply(seat, line == b"REBUY")
         except IllegalMove as exc:  # a refused answer leaves the seat's stack as it was
-            raise self._fault(seat, str(exc), message, reply,
-                              self.game.end_choices(seat)) from None
-        return line.decode()
+            raise self.fault(seat, Kind.END_HAND, str(exc), sent=message,
+                             received=reply) from None
+        return "REBUY" if line == b"REBUY" else "OK"
 
     def _judge_money(self, seat: int, reply: bytes, message: bytes) -> None:
         expected = rotate(self.bankrolls, seat)
-        exact = f"Money: {join(expected)}".encode()
-        if reply == exact:
+        if reply == wire.money_reply(expected):
             return
-        line = reply[:-1] if reply.endswith(b"\r") else reply
-        if _MONEY.fullmatch(line):
-            if [int(v) for v in _NUMBER.findall(line)] == expected:
-                return
-            if len(_NUMBER.findall(line)) == self.players:
-                raise self._fault(seat, "the Money totals are wrong", message, reply,
-                                  f"Money: {join(expected)}")
-        raise self._fault(seat, f"the reply must be 'Money: ' and {self.players} whole numbers",
-                          message, reply, f"Money: {join(expected)}")
+        try:
+            values = wire.read_money(reply, self.players)
+        except WireError as exc:
+            raise self.fault(seat, Kind.END_ACTION, str(exc), sent=message,
+                             received=reply) from None
+        if values != expected:
+            raise self.fault(seat, Kind.END_ACTION, "the Money totals are wrong", sent=message,
+                             received=reply)
 
-    def _expect_all(self, replies: list, word: bytes, messages: list) -> None:
+    def _expect_all(self, kind: Kind, replies: list, word: bytes, messages: list) -> None:
         for seat, reply in enumerate(replies):
             if reply != word and reply != word + b"\r":
-                raise self._fault(seat, f"expected {word.decode()!r}", messages[seat], reply,
-                                  word.decode())
-
-    def _fault(self, seat, why, message, reply, legal) -> BotFault:
-        if isinstance(legal, Legal):
-            legal = legal.describe()
-        return BotFault(seat, why, hand=self.hand_number, sent=message.decode(),
-                        received=reply, legal=legal)
+                raise self.fault(seat, kind, f"expected {word.decode()!r}", sent=messages[seat],
+                                 received=reply, legal=word.decode())

@@ -23,10 +23,12 @@ from pathlib import Path
 
 import click
 
+from . import games
 from .bots import BotSpec, BotSpecError, parse_bot
-from .games import GAME_NAMES, game_class
 from .match import MatchConfig, MatchSetupError, prepare, run_prepared
-from .runner import Limits, stderr_tail
+from .options import game_options, parse_game_options, texts_as_flags
+from .process import stderr_tail
+from .runner import Limits
 
 EXIT_FAULT = 1
 EXIT_USAGE = 2
@@ -67,29 +69,18 @@ class Result:
     extra: dict = field(default_factory=dict)
 
 
-def available_games() -> list[str]:
-    """The games this installation can deal (a game whose module is missing is skipped)."""
-    names = []
-    for name in GAME_NAMES:
-        try:
-            game_class(name)
-        except ImportError:
-            continue
-        names.append(name)
-    return names
-
-
-def plan(games: list[str], players: list[int] | None, rounds: int, seed: int) -> list[Case]:
+def plan(names: list[str], players: list[int] | None, rounds: int, seed: int) -> list[Case]:
     """Every case: each game, each table size it allows, each seat, ``rounds`` seeds."""
     cases = []
     number = 0
-    for game in games:
-        cls = game_class(game)
-        sizes = players or [p for p in DEFAULT_PLAYERS if p <= cls.max_players]
+    for name in names:
+        game = games.get(name)
+        sizes = players or [p for p in DEFAULT_PLAYERS
+                            if game.min_players <= p <= game.max_players]
         for n in sizes:
             for seat in range(n):
                 for _ in range(rounds):
-                    cases.append(Case(game, n, seat, seed + number))
+                    cases.append(Case(name, n, seat, seed + number))
                     number += 1
     return cases
 
@@ -103,15 +94,17 @@ def opponent_spec(seed: int, command: str | None) -> BotSpec:
 
 
 def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits,
-             game_options: dict, opponent: str | None = None) -> Result:
-    """Play one smoke match and judge it."""
+             game_texts: dict[str, str] | None = None, opponent: str | None = None) -> Result:
+    """Play one smoke match and judge it (``game_texts``: the game's flags as typed)."""
+    texts = game_texts or {}
     specs = [
         bot if s == case.seat else opponent_spec(case.seed * 16 + s, opponent)
         for s in range(case.players)
     ]
-    config = MatchConfig(bots=specs, game=case.game, game_options=game_options, seed=case.seed,
+    config = MatchConfig(bots=specs, game=case.game,
+                         game_options=parse_game_options(case.game, texts), seed=case.seed,
                          hands=hands, logs=logs, limits=limits, cpu=None)
-    result = Result(case, passed=False, command=_reproduce(case, specs, hands, game_options))
+    result = Result(case, passed=False, command=_reproduce(case, specs, hands, texts))
     started = time.perf_counter()
     match = prepare(config)
     result.logs = match.log.path
@@ -144,19 +137,11 @@ def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits
     return result
 
 
-def _reproduce(case: Case, specs: list[BotSpec], hands: int, game_options: dict) -> str:
+def _reproduce(case: Case, specs: list[BotSpec], hands: int, texts: dict[str, str]) -> str:
     bots = [s.label if s.label != "random" else shlex.join(s.argv) for s in specs]
     words = " ".join(shlex.quote(b) for b in bots)
-    extra = f" --game {case.game}" if case.game != "kuhn" else ""
-    o = game_options
-    if "stack" in o:
-        extra += f" --stack {o['stack']}"
-    if "small_blind" in o:
-        extra += f" --blinds {o['small_blind']}/{o['big_blind']}"
-    if "small_bet" in o:
-        extra += f" --bet-sizes {o['small_bet']}/{o['big_bet']}"
-    if o.get("carry"):
-        extra += " --stacks carry"
+    extra = f" --game {case.game}" if case.game != games.DEFAULT else ""
+    extra += texts_as_flags(texts)
     return f"pokerbots run {words}{extra} --hands {hands} --seed {case.seed}"
 
 
@@ -217,12 +202,8 @@ def parse_players(text: str | None) -> list[int] | None:
 
 
 def smoke_options(func):
-    from .cli import game_options  # the shared Hold'em options
-
     options = [
         click.argument("bot"),
-        click.option("--game", "-g", "game_name", type=click.Choice([*GAME_NAMES, "all"]),
-                     default="kuhn", show_default=True, help="Game to test, or 'all'."),
         click.option("--players", "-p", metavar="N,N,...", default=None,
                      help="Table sizes to play [default: 2,3,6, capped to what the game allows]."),
         click.option("--rounds", "-r", type=click.IntRange(min=1), default=2, show_default=True,
@@ -244,25 +225,21 @@ def smoke_options(func):
         click.option("--opponent", default=None, metavar="BOT",
                      help="Play against this bot instead of the built-in random bot."),
     ]
-    # --game is our own (it takes 'all'); keep the Hold'em shaping options of `run`.
-    func = game_options(func)
-    for p in func.__click_params__[:]:
-        if p.name == "game":
-            func.__click_params__.remove(p)
+    func = game_options(allow_all=True)(func)
     for option in reversed(options):
         func = option(func)
     return func
 
 
 def command() -> click.Command:
-    """The ``smoke`` command, built when cli registers it (it shares cli's game options)."""
+    """The ``smoke`` command, built when cli registers it."""
     return click.command(
         name="smoke", short_help="Test a bot against random bots in short matches (for CI).")(
         smoke_options(smoke))
 
 
-def smoke(bot, game_name, players, rounds, hands, seed, logs, junit_xml, reply_timeout,
-          startup_timeout, exitfirst, opponent, stack, blinds, bet_sizes, stack_mode, **_):
+def smoke(bot, game, game_texts, players, rounds, hands, seed, logs, junit_xml, reply_timeout,
+          startup_timeout, exitfirst, opponent):
     """Check that BOT plays by the rules: short matches against random bots.
 
     BOT takes every seat at tables of 2, 3 and 6 players (as the game allows), for a few
@@ -271,30 +248,29 @@ def smoke(bot, game_name, players, rounds, hands, seed, logs, junit_xml, reply_t
 
     Exit code: 0 all passed, 1 the bot broke a rule, 2 bad command line, 3 internal error.
     """
-    from .cli import collect_game_options
-
     try:
         spec = parse_bot(bot)
     except BotSpecError as exc:
         raise click.UsageError(str(exc)) from None
-    games = available_games() if game_name == "all" else [game_name]
-    if game_name != "all" and game_name not in available_games():
-        raise click.UsageError(f"the game {game_name} is not available in this installation")
+    names = list(games.names()) if game == "all" else [game]
     sizes = parse_players(players)
-    options = {}
-    for g in games:
-        if g == "kuhn" and game_name == "all":
-            options[g] = {}
-        elif g == "holdem-nl" and game_name == "all":
-            options[g] = collect_game_options(g, stack, blinds, None, stack_mode)
-        else:
-            options[g] = collect_game_options(g, stack, blinds, bet_sizes, stack_mode)
+    texts = {}
+    for name in names:
+        # Each game takes the options that apply to it; with --game all the others are left out.
+        options = parse_game_options(name, game_texts, lenient=game == "all")
+        texts[name] = {flag: text for flag, text in game_texts.items()
+                       if any(o.flag == flag for o in games.get(name).options)}
+        if options:
+            try:
+                games.make_game(name, games.get(name).min_players, **options)
+            except ValueError as exc:
+                raise click.UsageError(str(exc)) from None
         if sizes:
-            cls = game_class(g)
-            bad = [n for n in sizes if not cls.min_players <= n <= cls.max_players]
+            gt = games.get(name)
+            bad = [n for n in sizes if not gt.min_players <= n <= gt.max_players]
             if bad:
                 raise click.BadParameter(
-                    f"{g} is played by {cls.min_players} to {cls.max_players} players,"
+                    f"{name} is played by {gt.min_players} to {gt.max_players} players,"
                     f" not {', '.join(map(str, bad))}", param_hint="--players")
     if opponent is not None:
         try:
@@ -303,13 +279,13 @@ def smoke(bot, game_name, players, rounds, hands, seed, logs, junit_xml, reply_t
             raise click.UsageError(str(exc)) from None
     if logs is None:
         logs = Path(tempfile.mkdtemp(prefix="pokerbots-smoke-"))
-    cases = plan(games, sizes, rounds, seed)
+    cases = plan(names, sizes, rounds, seed)
     limits = Limits(startup=startup_timeout, reply=reply_timeout)
-    sys.exit(run_all(cases, spec, hands=hands, logs=logs, limits=limits, options=options,
+    sys.exit(run_all(cases, spec, hands=hands, logs=logs, limits=limits, texts=texts,
                      opponent=opponent, junit_xml=junit_xml, exitfirst=exitfirst))
 
 
-def run_all(cases, spec, *, hands, logs, limits, options, opponent, junit_xml, exitfirst) -> int:
+def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exitfirst) -> int:
     tty = sys.stdout.isatty()
     click.echo(f"Smoke-testing {spec.label}: {len(cases)} matches of {hands} hands"
                f" against random bots. Logs: {logs}")
@@ -327,7 +303,7 @@ def run_all(cases, spec, *, hands, logs, limits, options, opponent, junit_xml, e
                 status.update(f"playing {case.name}")
             try:
                 result = run_case(case, spec, hands=hands, logs=logs, limits=limits,
-                                  game_options=options[case.game], opponent=opponent)
+                                  game_texts=texts[case.game], opponent=opponent)
             except MatchSetupError as exc:
                 raise click.UsageError(str(exc)) from None
             results.append(result)

@@ -7,8 +7,9 @@ bookkeeping message correctly so a test only scripts the decisions it cares abou
 from __future__ import annotations
 
 from pokerbots.protocol import GOODBYE
+from pokerbots.server.driver import play_local
+from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
-from pokerbots.server.games.kuhn import Kuhn
 from pokerbots.server.referee import Referee
 
 
@@ -44,24 +45,32 @@ def check_call(seat: int, message: bytes) -> bytes:
     return b"BET %d" % table_bet(message)
 
 
+class _Scripted:
+    """A seat answered by ``reply(seat, kind, message)``, as the driver's local table asks."""
+
+    def __init__(self, seat: int, reply) -> None:
+        self.seat = seat
+        self.reply = reply
+        self.kind = None
+
+    def receive(self, message: bytes) -> bytes:
+        return self.reply(self.seat, _kind(message), message)
+
+
+def _kind(message: bytes) -> str:
+    first = message.split(b"\n", 1)[0]
+    return "end_action" if first.startswith(b"EndAction") else first.decode()
+
+
 def run(referee: Referee, reply) -> list[tuple[int, str, bytes, bytes]]:
-    """Play the round; return the transcript as (seat, kind, message, reply) tuples."""
-    transcript = []
-    exchanges = referee.exchanges()
-    exchange = exchanges.send(None)
+    """Play the round with the one driver; return the transcript as (seat, kind, message,
+    reply) tuples (kind as the message's name)."""
+    transcript: list = []
+    seats = [_Scripted(s, reply) for s in range(referee.players)]
     try:
-        while True:
-            seat, kind, payload = exchange
-            if seat is not None:
-                answer = reply(seat, kind, payload)
-                transcript.append((seat, kind, payload, answer))
-                exchange = exchanges.send(answer)
-            else:
-                answers = [reply(s, kind, m) for s, m in enumerate(payload)]
-                transcript.extend((s, kind, m, a) for s, (m, a) in enumerate(zip(payload, answers)))
-                exchange = exchanges.send(answers)
-    except StopIteration:
-        pass
+        play_local(referee, seats, transcript=transcript)
+    finally:
+        transcript[:] = [(s, k.value, m, r) for s, k, m, r in transcript]
     return transcript
 
 
@@ -144,4 +153,5 @@ def seed_referee() -> Referee:
     """The example's round: button on seat 1, then seat 2; the round ends after two hands."""
     deals = [Deal((("Q",), ("J",), ("K",))), Deal((("A",), ("K",), ("Q",)))]
     # End draws: 99 >= 50 continues after hand 0, 0 < 50 ends after hand 1.
-    return Referee(Kuhn(3), Scripted([99, 0]), end_prob=(50, 100), button=1, deals=deals)
+    return Referee(make_game("kuhn", 3), Scripted([99, 0]), end_prob=(50, 100), button=1,
+                   deals=deals)

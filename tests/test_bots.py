@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from pokerbots.protocol._local import play_local
 from pokerbots.protocol.client import Client
+from pokerbots.server.driver import play_local
 from pokerbots.server.games import make_game
 from pokerbots.server.referee import Referee
 

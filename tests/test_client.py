@@ -8,7 +8,6 @@ import random
 import pytest
 
 from pokerbots.protocol import GOODBYE
-from pokerbots.protocol._local import play_local
 from pokerbots.protocol.client import (
     Bot,
     Client,
@@ -25,8 +24,9 @@ from pokerbots.protocol.client import (
     parse_pots,
     run,
 )
+from pokerbots.server.driver import play_local
 from pokerbots.server.errors import BotFault
-from pokerbots.server.games.kuhn import Kuhn
+from pokerbots.server.games import make_game
 from pokerbots.server.referee import Referee
 
 import drive
@@ -84,7 +84,7 @@ def test_legal_replies():
     assert check.all_in() == "BET 2"
     with pytest.raises(ValueError):
         check.raise_to(3)
-    assert check.describe() == "BET 1 (check) or BET 2"
+    assert check.describe() == "BET 1 (check) or BET 2 (bet)"
     facing = Legal(front=1, call=2, can_fold=True)
     assert facing.check_or_call() == "BET 2" and facing.fold() == "FOLD 1"
     assert facing.raise_range is None and facing.all_in() is None
@@ -97,7 +97,7 @@ def test_legal_replies():
     nl = Legal(front=10, call=20, can_fold=True, raise_min=30, raise_max=2000)
     assert nl.is_legal("BET 30") and nl.is_legal("BET 2000") and nl.is_legal("BET 555")
     assert not nl.is_legal("BET 29") and not nl.is_legal("BET 2001")
-    assert nl.describe() == "BET 20 (call) or BET 30 to BET 2000 or FOLD 10"
+    assert nl.describe() == "BET 20 (call) or BET 30 to BET 2000 (raise) or FOLD 10"
 
 
 # -- every Kuhn message ------------------------------------------------------------------------
@@ -361,7 +361,7 @@ def test_run_stops_quietly_at_the_end_of_input():
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_money_tracking_and_legal_replies_over_many_random_kuhn_hands(players):
     rng = random.Random(players)
-    referee = Referee(Kuhn(players), rng, hands=1500)
+    referee = Referee(make_game("kuhn", players), rng, hands=1500)
     histories = []
 
     class Checked(RandomBot):
@@ -370,7 +370,7 @@ def test_money_tracking_and_legal_replies_over_many_random_kuhn_hands(players):
             legal = referee._hand.legal()
             assert (state.legal.front, state.legal.call, state.legal.can_fold,
                     state.legal.raise_min, state.legal.raise_max) == (
-                legal.front, legal.call, legal.fold, legal.raise_min, legal.raise_max)
+                legal.front, legal.call, legal.can_fold, legal.raise_min, legal.raise_max)
             assert state.bankrolls == referee.bankrolls[self.seat:] + referee.bankrolls[:self.seat]
             assert state.cards == (referee._hand.hole_text(self.seat),)
             # The history derived from one message matches what was played.
@@ -454,7 +454,7 @@ def test_decide_must_return_a_string():
 
 
 def test_without_check_an_illegal_reply_reaches_the_referee():
-    referee = Referee(Kuhn(2), random.Random(1), hands=1)
+    referee = Referee(make_game("kuhn", 2), random.Random(1), hands=1)
     clients = [Client(lambda s: "BET 3", game="kuhn", check=False) for _ in range(2)]
     with pytest.raises(BotFault, match="BET 3"):
         play_local(referee, clients)
@@ -493,7 +493,7 @@ def test_holdem_money_tracking_and_legal_replies_with_random_bots(players, game,
             legal = hand.legal()
             assert (state.legal.front, state.legal.call, state.legal.can_fold,
                     state.legal.raise_min, state.legal.raise_max) == (
-                legal.front, legal.call, legal.fold, legal.raise_min, legal.raise_max)
+                legal.front, legal.call, legal.can_fold, legal.raise_min, legal.raise_max)
             seat = self.seat
             assert state.stacks == hand.stack[seat:] + hand.stack[:seat]
             assert state.fronts == hand.front[seat:] + hand.front[:seat]

@@ -82,7 +82,7 @@ def test_holdem_text():
     (["--seat", "2"], "seat 2 does not exist at a table of 2"),
     (["--players", "7"], "kuhn is played by 2 to 6 players, not 7"),
     (["--hands", "0"], "--hands"),
-    (["--blinds", "1/2"], "only apply to Hold'em"),
+    (["--blinds", "1/2"], "applies to holdem-nl and holdem-limit, not to kuhn"),
 ])
 def test_usage_errors(args, message):
     proc = deal(*args)

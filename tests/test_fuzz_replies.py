@@ -17,11 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pokerbots.protocol import GOODBYE
-from pokerbots.server.bots import BotSpec
+from pokerbots.protocol.wire import Kind
 from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
+from pokerbots.server.limits import ResourceLimits
+from pokerbots.server.process import MAX_LINE, BotProcess, LineTooLong, PipeClosed
 from pokerbots.server.referee import Referee
-from pokerbots.server.runner import MAX_LINE, Seat
 
 SLOTS = ["init_round", "init_hand", "play", "end_hand", "end_action", "end_round"]
 GAMES = [("kuhn", 2), ("kuhn", 3), ("holdem-nl", 3)]
@@ -33,7 +34,12 @@ def good_reply(referee: Referee, seat: int, kind: str) -> bytes:
         return b"BET %d" % referee._hand.legal().call
     if kind == "end_hand":
         return b"OK"
-    return referee.expected(seat, kind).encode()
+    return referee.expected(seat, Kind(kind)).encode()
+
+
+def unpack(exchange):
+    """(seat asked or None, kind name, messages) of an exchange."""
+    return exchange.seat, exchange.kind.value, exchange.messages
 
 
 def near_misses(legal: bytes) -> st.SearchStrategy[bytes]:
@@ -62,7 +68,7 @@ def run_to_slot(game_name: str, players: int, seed: int, slot: str, occurrence: 
     exchange = gen.send(None)
     seen = 0
     while True:
-        target, kind, payload = exchange
+        target, kind, payload = unpack(exchange)
         if kind == slot:
             if seen == occurrence or kind in ("init_round", "end_round"):
                 return referee, gen, exchange
@@ -78,7 +84,7 @@ def finish(referee: Referee, gen, exchange, players: int) -> None:
     """Play the rest of the round with good replies: an accepted reply must leave a sane state."""
     try:
         while True:
-            target, kind, _ = exchange
+            target, kind, _ = unpack(exchange)
             if target is None:
                 exchange = gen.send([good_reply(referee, s, kind) for s in range(players)])
             else:
@@ -94,7 +100,7 @@ def test_every_reply_slot_gives_a_legal_action_or_a_bot_fault(data, game, seed, 
                                                               occurrence, arbitrary):
     name, players = game
     referee, gen, exchange = run_to_slot(name, players, seed, slot, occurrence)
-    target, kind, payload = exchange
+    target, kind, payload = unpack(exchange)
     seat = target if target is not None else data.draw(st.integers(0, players - 1))
     legal = good_reply(referee, seat, kind)
     if arbitrary:
@@ -143,22 +149,22 @@ class _Exited:
 @settings(max_examples=150, deadline=None)
 @given(chunks=st.lists(st.binary(max_size=3000), max_size=6))
 def test_the_line_reader_returns_a_line_or_a_fault_never_hangs(chunks):
-    """Whatever bytes arrive in whatever pieces, receive() ends with a line or a fault."""
+    """Whatever bytes arrive in whatever pieces, read_line() ends with a line, the end of the
+    pipe, or a line refused as too long: never a hang, never another exception."""
 
     async def main():
         r, w = os.pipe()
         os.set_blocking(r, False)
-        seat = Seat(0, BotSpec("fuzz", ("fuzz",)), _Exited(), -1, r)
+        bot = BotProcess(_Exited(), -1, r, sandboxed=False, resources=ResourceLimits())
         try:
             for chunk in chunks:
                 os.write(w, chunk)
             os.close(w)
             with trio.fail_after(2):
                 try:
-                    line = await seat.receive(trio.current_time() + 1, b"play\n")
-                except BotFault as fault:
-                    return fault
-            return line
+                    return await bot.read_line(trio.current_time() + 1)
+                except (PipeClosed, LineTooLong) as exc:
+                    return exc
         finally:
             os.close(r)
 
@@ -166,7 +172,10 @@ def test_the_line_reader_returns_a_line_or_a_fault_never_hangs(chunks):
     result = trio.run(main)
     if isinstance(result, bytes):
         assert b"\n" in joined and result == joined.split(b"\n", 1)[0]
-        assert len(result) <= MAX_LINE + 65536
+        assert len(result) <= MAX_LINE
+    elif isinstance(result, LineTooLong):
+        first = joined.split(b"\n", 1)[0]
+        assert len(first) > MAX_LINE and result.line.startswith(first[:MAX_LINE])
     else:
-        assert isinstance(result, BotFault)
-        assert "instead of replying" in result.reason or "longer than" in result.reason
+        assert isinstance(result, PipeClosed)
+        assert b"\n" not in joined and len(joined) <= MAX_LINE

@@ -15,8 +15,10 @@ import time
 
 import pytest
 
-from pokerbots.server.games.base import Deal, IllegalMove, Legal
-from pokerbots.server.games.holdem import DECK, HoldemLimit, HoldemNoLimit
+from pokerbots.protocol.wire import Legal
+from pokerbots.server.games import make_game
+from pokerbots.server.games.base import Deal, IllegalMove
+from pokerbots.server.games.holdem import DECK
 from pokerbots.server.referee import Referee
 
 try:
@@ -27,6 +29,14 @@ except ImportError:  # run as a script from elsewhere
 # A board with no pair, no flush and no straight for the hole cards used below, so that
 # AA > KK > QQ > JJ > 33 > 22 at showdown.
 BOARD = "2c 7d 9h Js 4s"
+def nl(players, **options):
+    return make_game("holdem-nl", players, **options)
+
+
+def limit(players, **options):
+    return make_game("holdem-limit", players, **options)
+
+
 # A royal flush on the board: everyone who reaches the showdown splits.
 ROYAL = "Ts Js Qs Ks As"
 HOLES = ["AhAd", "KhKd", "QhQd", "3h3d", "2h2d", "JhJd", "5h5d", "6h6d", "8h8c", "TcTd"]
@@ -41,7 +51,7 @@ def start(game, button=0, holes=None, board=BOARD):
     return game.new_hand(button, deal(game, holes, board))
 
 
-def table(stacks, cls=HoldemNoLimit, **options):
+def table(stacks, cls=nl, **options):
     """A carry-mode game whose seats start with these stacks."""
     game = cls(len(stacks), stack=max(stacks), carry=True, **options)
     game.stacks[:] = stacks
@@ -69,14 +79,14 @@ def raise_range(hand):
 
 
 def test_heads_up_the_button_posts_the_small_blind():
-    game = HoldemNoLimit(2)
+    game = nl(2)
     assert game.blinds(0) == [5, 10]
     assert game.blinds(1) == [10, 5]
     assert start(game, button=1).forced == [10, 5]
 
 
 def test_heads_up_the_button_acts_first_preflop_and_the_big_blind_first_after_the_flop():
-    hand = start(HoldemNoLimit(2), button=1)
+    hand = start(nl(2), button=1)
     play(hand, "1:c 0:c")  # button completes, big blind checks
     assert hand.street == 1
     play(hand, "0:c 1:c")  # flop: big blind first
@@ -85,7 +95,7 @@ def test_heads_up_the_button_acts_first_preflop_and_the_big_blind_first_after_th
 
 
 def test_three_players_small_blind_left_of_button_big_blind_next_first_to_act_after_it():
-    game = HoldemNoLimit(3)
+    game = nl(3)
     assert game.blinds(0) == [0, 5, 10]
     assert game.blinds(1) == [10, 0, 5]
     assert game.blinds(2) == [5, 10, 0]
@@ -96,7 +106,7 @@ def test_three_players_small_blind_left_of_button_big_blind_next_first_to_act_af
 
 
 def test_six_players_blinds_and_first_to_act_preflop_and_postflop():
-    game = HoldemNoLimit(6)
+    game = nl(6)
     assert game.blinds(2) == [0, 0, 0, 5, 10, 0]
     hand = start(game, button=2)
     play(hand, "5:c 0:c 1:c 2:c 3:c 4:c")
@@ -104,7 +114,7 @@ def test_six_players_blinds_and_first_to_act_preflop_and_postflop():
 
 
 def test_ten_players_blinds_wrap_around_the_table():
-    game = HoldemNoLimit(10)
+    game = nl(10)
     assert game.blinds(9) == [5, 10] + [0] * 8
     assert start(game, button=9).to_act == 2
 
@@ -117,7 +127,7 @@ def test_after_the_flop_the_first_player_still_in_left_of_the_button_acts():
 
 
 def test_street_advances_and_money_in_front_resets_each_street():
-    hand = start(HoldemNoLimit(3))
+    hand = start(nl(3))
     play(hand, "0:30 1:c 2:c")
     assert hand.street == 1 and hand.front == [0, 0, 0]
     play(hand, "1:c 2:40 0:c 1:c")
@@ -128,12 +138,12 @@ def test_street_advances_and_money_in_front_resets_each_street():
 
 
 def test_no_limit_opening_legal_replies_preflop():
-    hand = start(HoldemNoLimit(3))
-    assert hand.legal() == Legal(front=0, call=10, fold=True, raise_min=20, raise_max=2000)
+    hand = start(nl(3))
+    assert hand.legal() == Legal(front=0, call=10, can_fold=True, raise_min=20, raise_max=2000)
 
 
 def test_no_limit_minimum_raise_is_the_largest_increment_so_far():
-    hand = start(HoldemNoLimit(3))
+    hand = start(nl(3))
     play(hand, "0:50")  # raise of 40 over the big blind
     assert raise_range(hand) == (90, 2000)
     play(hand, "1:200")  # raise of 150
@@ -143,17 +153,17 @@ def test_no_limit_minimum_raise_is_the_largest_increment_so_far():
 
 
 def test_no_limit_minimum_bet_after_the_flop_is_the_big_blind():
-    hand = start(HoldemNoLimit(3))
+    hand = start(nl(3))
     play(hand, "0:c 1:c 2:c")
-    assert hand.legal() == Legal(front=0, call=0, fold=False, raise_min=10, raise_max=1990)
+    assert hand.legal() == Legal(front=0, call=0, can_fold=False, raise_min=10, raise_max=1990)
     play(hand, "1:15")  # a bet of 15 is a full bet: the next raise is by at least 15
     assert raise_range(hand) == (30, 1990)
 
 
 def test_checking_is_free_so_folding_is_refused():
-    hand = start(HoldemNoLimit(3))
+    hand = start(nl(3))
     play(hand, "0:c 1:c")
-    assert hand.legal().fold is False
+    assert hand.legal().can_fold is False
     with pytest.raises(IllegalMove, match="checking is free"):
         hand.fold()
 
@@ -169,18 +179,18 @@ def test_seed_example_a_short_all_in_does_not_reopen_betting():
     hand = start(table([1000, 1000, 30], small_blind=10, big_blind=20))
     play(hand, "0:c 1:c 2:30")
     assert hand.bet == 30
-    assert hand.legal() == Legal(front=20, call=30, fold=True)  # call the extra 10 or fold
-    assert "Raise: -" in hand.state_lines(0)
+    assert hand.legal() == Legal(front=20, call=30, can_fold=True)  # call the extra 10 or fold
+    assert "Raise: -" in hand.play_lines(0)
     with pytest.raises(IllegalMove):
         hand.raise_to(50)
     play(hand, "0:c")
-    assert hand.legal() == Legal(front=20, call=30, fold=True)
+    assert hand.legal() == Legal(front=20, call=30, can_fold=True)
 
 
 def test_seed_example_b_all_in_for_a_full_raise_reopens_betting():
     hand = start(table([1000, 1000, 40], small_blind=10, big_blind=20))
     play(hand, "0:c 1:c 2:40")  # from 20 to 40: a full raise
-    assert hand.legal() == Legal(front=20, call=40, fold=True, raise_min=60, raise_max=1000)
+    assert hand.legal() == Legal(front=20, call=40, can_fold=True, raise_min=60, raise_max=1000)
 
 
 def test_a_short_all_in_lets_a_player_who_has_not_acted_raise():
@@ -202,13 +212,13 @@ def test_two_short_all_ins_adding_up_to_a_full_raise_reopen_betting():
 def test_short_all_ins_adding_up_to_less_than_a_full_raise_do_not_reopen():
     hand = start(table([150, 170, 1000, 1000], small_blind=10, big_blind=20))
     play(hand, "3:100 0:150 1:170 2:c")  # only 70 more since UTG acted
-    assert hand.legal() == Legal(front=100, call=170, fold=True)
+    assert hand.legal() == Legal(front=100, call=170, can_fold=True)
     play(hand, "3:c")
     assert hand.street == 1 and hand.to_act == 2
 
 
 def test_a_full_raise_after_a_players_action_reopens_for_them():
-    hand = start(HoldemNoLimit(3))
+    hand = start(nl(3))
     play(hand, "0:c 1:c 2:c 1:100 2:300 0:c")  # flop bet 100, raise to 300, call
     assert raise_range(hand) == (500, 1990)  # the first bettor may raise again
     play(hand, "1:c")
@@ -218,7 +228,7 @@ def test_a_full_raise_after_a_players_action_reopens_for_them():
 def test_all_in_call_for_less_is_a_call():
     hand = start(table([2000, 300, 2000]))
     play(hand, "0:1000")
-    assert hand.legal() == Legal(front=5, call=300, fold=True)  # no raise: stack is short
+    assert hand.legal() == Legal(front=5, call=300, can_fold=True)  # no raise: stack is short
     play(hand, "1:c")
     assert hand.stack[1] == 0 and hand.front[1] == 300
 
@@ -233,7 +243,7 @@ def test_betting_stops_when_the_only_player_with_chips_has_matched():
 def test_a_player_facing_an_all_in_with_nobody_else_to_act_may_only_call_or_fold():
     hand = start(table([2000, 2000, 300]))
     play(hand, "0:f 1:c 2:300")
-    assert hand.legal() == Legal(front=10, call=300, fold=True)
+    assert hand.legal() == Legal(front=10, call=300, can_fold=True)
 
 
 def test_no_raise_when_no_other_player_can_put_in_more_than_the_table_bet():
@@ -241,8 +251,8 @@ def test_no_raise_when_no_other_player_can_put_in_more_than_the_table_bet():
     # raise: nobody could answer it with a single chip.
     hand = start(table([300, 2000, 200]))
     play(hand, "0:300")
-    assert hand.legal() == Legal(front=5, call=300, fold=True)
-    assert hand.state_lines(1).endswith("Raise: -\n")
+    assert hand.legal() == Legal(front=5, call=300, can_fold=True)
+    assert hand.play_lines(1).endswith("Raise: -\n")
     # With one chip more behind the big blind, a raise is possible again.
     hand = start(table([300, 2000, 301]))
     play(hand, "0:300")
@@ -253,7 +263,7 @@ def test_no_raise_when_no_other_player_can_put_in_more_than_the_table_bet():
 
 
 def test_limit_bet_sizes_small_preflop_and_flop_big_on_turn_and_river():
-    hand = start(HoldemLimit(3))
+    hand = start(limit(3))
     assert raise_range(hand) == (20, 20)
     play(hand, "0:20 1:c 2:c")
     assert raise_range(hand) == (10, 10)  # flop: small bet
@@ -266,21 +276,21 @@ def test_limit_bet_sizes_small_preflop_and_flop_big_on_turn_and_river():
 
 
 def test_limit_preflop_cap_counts_the_big_blind_as_the_first_bet():
-    hand = start(HoldemLimit(3))
+    hand = start(limit(3))
     play(hand, "0:20 1:30 2:40")  # 2nd, 3rd and 4th bets
-    assert hand.legal() == Legal(front=20, call=40, fold=True)
+    assert hand.legal() == Legal(front=20, call=40, can_fold=True)
     with pytest.raises(IllegalMove):
         hand.raise_to(50)
 
 
 def test_limit_cap_of_four_bets_applies_heads_up_after_the_flop():
-    hand = start(HoldemLimit(2), button=0)
+    hand = start(limit(2), button=0)
     play(hand, "0:c 1:c 1:10 0:20 1:30 0:40")
-    assert hand.legal() == Legal(front=30, call=40, fold=True)
+    assert hand.legal() == Legal(front=30, call=40, can_fold=True)
 
 
 def test_limit_custom_bet_sizes():
-    hand = start(HoldemLimit(2, small_blind=10, big_blind=20, small_bet=20, big_bet=40))
+    hand = start(limit(2, small_blind=10, big_blind=20, small_bet=20, big_bet=40))
     assert raise_range(hand) == (40, 40)
     play(hand, "0:c 1:c 1:c 0:c")
     assert hand.street == 2 and raise_range(hand) == (40, 40)
@@ -288,17 +298,17 @@ def test_limit_custom_bet_sizes():
 
 def test_limit_short_all_in_raise_neither_reopens_nor_counts_toward_the_cap():
     # Button 0: SB 1, BB 2, UTG 3 with 15 chips.
-    hand = start(table([1000, 1000, 1000, 15], cls=HoldemLimit))
+    hand = start(table([1000, 1000, 1000, 15], cls=limit))
     play(hand, "3:15")  # short: 5 over the big blind
     assert raise_range(hand) == (25, 25)  # the button has not acted
     play(hand, "0:25 1:35 2:45")  # 2nd, 3rd, 4th bets: the short raise did not count
-    assert hand.legal() == Legal(front=25, call=45, fold=True)
+    assert hand.legal() == Legal(front=25, call=45, can_fold=True)
 
 
 def test_limit_short_all_in_does_not_reopen_for_players_who_acted():
-    hand = start(table([1000, 1000, 25], cls=HoldemLimit))
+    hand = start(table([1000, 1000, 25], cls=limit))
     play(hand, "0:20 1:c 2:25")
-    assert hand.legal() == Legal(front=20, call=25, fold=True)
+    assert hand.legal() == Legal(front=20, call=25, can_fold=True)
 
 
 # -- pots ----------------------------------------------------------------------------------------
@@ -334,14 +344,14 @@ def test_best_hand_wins_only_the_pots_it_is_eligible_for():
 
 def test_split_pot_odd_chip_goes_to_the_first_winner_clockwise_from_the_button():
     for button, winners in ((0, [2, 0]), (2, [1, 2])):
-        hand = start(HoldemNoLimit(3), button, holes=["2h3h", "4h5h", "6h7h"], board=ROYAL)
+        hand = start(nl(3), button, holes=["2h3h", "4h5h", "6h7h"], board=ROYAL)
         utg, sb, bb = button, (button + 1) % 3, (button + 2) % 3
         play(hand, f"{utg}:c {sb}:f {bb}:c" + f" {bb}:c {utg}:c" * 3)
         assert hand.pots == [(13, winners[0]), (12, winners[1])]  # 25 split two ways
 
 
 def test_three_way_split_gives_two_odd_chips_clockwise_from_the_button():
-    hand = start(HoldemNoLimit(4), 0, holes=["2h3h", "4h5h", "6h7h", "8h9h"], board=ROYAL)
+    hand = start(nl(4), 0, holes=["2h3h", "4h5h", "6h7h", "8h9h"], board=ROYAL)
     play(hand, "3:c 0:c 1:f 2:c" + " 2:c 3:c 0:c" * 3)
     assert hand.pots == [(12, 2), (12, 3), (11, 0)]  # 35 from seat 1 on: 2, 3, 0
     assert sum(hand.deltas) == 0
@@ -349,7 +359,7 @@ def test_three_way_split_gives_two_odd_chips_clockwise_from_the_button():
 
 
 def test_uncalled_bet_is_returned_and_is_no_pot():
-    hand = start(HoldemNoLimit(2), button=0)
+    hand = start(nl(2), button=0)
     play(hand, "0:500 1:f")
     assert hand.pots == [(20, 0)]
     assert hand.deltas == [10, -10]
@@ -365,14 +375,14 @@ def test_uncalled_part_of_an_all_in_is_returned():
 
 
 def test_everyone_folding_to_the_big_blind_returns_its_uncalled_half():
-    hand = start(HoldemNoLimit(3))
+    hand = start(nl(3))
     play(hand, "0:f 1:f")
     assert hand.pots == [(10, 2)]
     assert hand.deltas == [0, -5, 5]
 
 
 def test_board_is_run_out_without_decisions_when_players_are_all_in():
-    hand = start(HoldemNoLimit(3))
+    hand = start(nl(3))
     play(hand, "0:2000 1:f 2:c")
     assert hand.to_act is None
     assert hand.street == 0  # no betting round started after the pre-flop one
@@ -391,7 +401,7 @@ def test_board_is_run_out_when_one_player_with_chips_is_left_with_nothing_to_cal
 
 
 def test_fold_out_ends_the_hand_without_showdown_or_more_cards():
-    hand = start(HoldemNoLimit(3))
+    hand = start(nl(3))
     play(hand, "0:c 1:c 2:c 1:50 2:f 0:f")
     assert hand.to_act is None
     assert hand.end_lines(0) == "Board: 2c 7d 9h\nStacks: 1990,2020,1990\n"
@@ -400,7 +410,7 @@ def test_fold_out_ends_the_hand_without_showdown_or_more_cards():
 
 
 def test_losers_at_showdown_muck_and_winners_show():
-    hand = start(HoldemNoLimit(2))
+    hand = start(nl(2))
     play(hand, "0:c 1:c" + " 1:c 0:c" * 3)
     assert [hand.showdown_text(s) for s in range(2)] == ["Ah Ad", "-"]
     assert hand.pots == [(20, 0)]
@@ -417,8 +427,8 @@ def test_a_side_pot_won_uncontested_shows_no_cards():
 
 def test_random_hands_keep_the_chips_balanced():
     rng = random.Random(7)
-    for cls, players in ((HoldemNoLimit, 2), (HoldemNoLimit, 3), (HoldemNoLimit, 6),
-                         (HoldemLimit, 3), (HoldemNoLimit, 10)):
+    for cls, players in ((nl, 2), (nl, 3), (nl, 6),
+                         (limit, 3), (nl, 10)):
         game = cls(players, carry=True, stack=300)
         for number in range(300):
             hand = game.new_hand(number % players, game.deal(rng))
@@ -442,13 +452,13 @@ def test_random_hands_keep_the_chips_balanced():
 
 
 def test_doyles_game_every_hand_starts_with_the_starting_stack():
-    game = HoldemNoLimit(2)
+    game = nl(2)
     play(start(game), "0:500 1:f")
     assert start(game).stack == [1995, 1990]
 
 
 def test_doyles_game_refuses_rebuy():
-    game = HoldemNoLimit(2)
+    game = nl(2)
     play(start(game), "0:500 1:f")
     with pytest.raises(IllegalMove, match="REBUY"):
         game.end_reply(1, True)
@@ -457,14 +467,14 @@ def test_doyles_game_refuses_rebuy():
 
 
 def test_carry_mode_stacks_carry_from_hand_to_hand():
-    game = HoldemNoLimit(2, carry=True)
+    game = nl(2, carry=True)
     play(start(game, 0), "0:500 1:f")
     assert game.stacks == [2010, 1990]
     assert start(game, 1).stacks_start == [2010, 1990]
 
 
 def test_carry_mode_rebuy_tops_up_and_counts_the_chips_bought():
-    game = HoldemNoLimit(2, carry=True)
+    game = nl(2, carry=True)
     play(start(game, 0), "0:500 1:f")
     game.end_reply(1, True)
     assert game.stacks == [2010, 2000]
@@ -475,7 +485,7 @@ def test_carry_mode_rebuy_tops_up_and_counts_the_chips_bought():
 
 
 def test_carry_mode_rebuy_with_a_full_stack_is_refused():
-    game = HoldemNoLimit(2, carry=True)
+    game = nl(2, carry=True)
     play(start(game, 0, board=ROYAL), "0:c 1:c" + " 1:c 0:c" * 3)  # split pot
     assert game.stacks == [2000, 2000]
     with pytest.raises(IllegalMove, match="REBUY is only allowed below the starting stack"):
@@ -485,7 +495,7 @@ def test_carry_mode_rebuy_with_a_full_stack_is_refused():
 
 
 def test_carry_mode_ok_with_no_chips_is_refused():
-    game = HoldemNoLimit(2, carry=True)
+    game = nl(2, carry=True)
     hand = start(game, 0, holes=["KhKd", "AhAd"])
     play(hand, "0:2000 1:c")
     assert game.stacks == [0, 4000]
@@ -497,7 +507,7 @@ def test_carry_mode_ok_with_no_chips_is_refused():
 
 
 def test_the_big_blinds_option_is_described_as_a_raise_and_a_first_bet_as_a_bet():
-    hand = start(HoldemNoLimit(3), button=0)
+    hand = start(nl(3), button=0)
     play(hand, "0:c 1:c")
     assert hand.legal().describe() == "BET 10 (check) or BET 20 to BET 2000 (raise)"
     play(hand, "2:c")
@@ -505,10 +515,10 @@ def test_the_big_blinds_option_is_described_as_a_raise_and_a_first_bet_as_a_bet(
 
 
 def test_the_legal_end_hand_answer_follows_the_stack():
-    game = HoldemNoLimit(3, carry=True)
+    game = nl(3, carry=True)
     game.stacks[:] = [0, 1500, 2500]
     assert [game.end_choices(s) for s in range(3)] == ["REBUY", "OK or REBUY", "OK"]
-    assert HoldemNoLimit(3).end_choices(0) == "OK"  # stacks reset: nothing to rebuy
+    assert nl(3).end_choices(0) == "OK"  # stacks reset: nothing to rebuy
 
 
 def test_carry_mode_a_short_stack_posts_what_it_has():
@@ -517,14 +527,14 @@ def test_carry_mode_a_short_stack_posts_what_it_has():
     assert hand.forced == [0, 5, 4]
     assert hand.stack == [2000, 1995, 0]
     # The table bet is the largest blind posted, 5; a raise is still by the big blind.
-    assert hand.legal() == Legal(front=0, call=5, fold=True, raise_min=15, raise_max=2000)
+    assert hand.legal() == Legal(front=0, call=5, can_fold=True, raise_min=15, raise_max=2000)
     play(hand, "0:c 1:c" + " 1:c 0:c" * 3)
     assert hand.pots == [(12, 0), (2, 0)]  # a main pot of 4 each, a side pot of 1 each
     assert hand.deltas == [9, -5, -4]
 
 
 def test_carry_mode_bankroll_is_the_net_result_and_a_rebuy_does_not_charge_it_twice():
-    game = HoldemNoLimit(2, carry=True)
+    game = nl(2, carry=True)
     deals = [deal(game), deal(game)]
     referee = Referee(game, random.Random(0), hands=2, button=0, deals=deals)
 
@@ -547,7 +557,7 @@ def test_carry_mode_bankroll_is_the_net_result_and_a_rebuy_does_not_charge_it_tw
 
 
 def test_deal_gives_two_distinct_hole_cards_per_seat_and_five_board_cards():
-    game = HoldemNoLimit(10)
+    game = nl(10)
     d = game.deal(random.Random(3))
     cards = [c for h in d.holes for c in h] + list(d.board)
     assert [len(h) for h in d.holes] == [2] * 10 and len(d.board) == 5
@@ -556,7 +566,7 @@ def test_deal_gives_two_distinct_hole_cards_per_seat_and_five_board_cards():
 
 
 def test_parse_deal_reads_holes_then_board():
-    d = HoldemNoLimit(3).parse_deal("AhKd QsQc 2c3c | 7h 8h 9h Td Jd")
+    d = nl(3).parse_deal("AhKd QsQc 2c3c | 7h 8h 9h Td Jd")
     assert d.holes == (("Ah", "Kd"), ("Qs", "Qc"), ("2c", "3c"))
     assert d.board == ("7h", "8h", "9h", "Td", "Jd")
 
@@ -577,15 +587,15 @@ def test_parse_deal_reads_holes_then_board():
 ])
 def test_parse_deal_errors_say_what_is_wrong(text, why):
     with pytest.raises(ValueError, match=why.replace("|", r"\|")):
-        HoldemNoLimit(3).parse_deal(text)
+        nl(3).parse_deal(text)
 
 
 # -- options ---------------------------------------------------------------------------------------
 
 
 def test_game_names_and_player_counts():
-    assert HoldemNoLimit.name == "holdem-nl" and HoldemLimit.name == "holdem-limit"
-    for cls in (HoldemNoLimit, HoldemLimit):
+    assert nl(2).name == "holdem-nl" and limit(2).name == "holdem-limit"
+    for cls in (nl, limit):
         cls(2), cls(10)
         for players in (1, 11):
             with pytest.raises(ValueError, match="2 to 10 players"):
@@ -601,55 +611,55 @@ def test_game_names_and_player_counts():
 ])
 def test_invalid_options_are_refused_with_a_reason(options, why):
     with pytest.raises(ValueError, match=why):
-        HoldemNoLimit(3, **options)
+        nl(3, **options)
 
 
 def test_invalid_limit_bet_sizes_are_refused():
     with pytest.raises(ValueError, match="bet sizes"):
-        HoldemLimit(3, small_bet=20, big_bet=10)
+        limit(3, small_bet=20, big_bet=10)
     with pytest.raises(ValueError, match="bet sizes"):
-        HoldemLimit(3, small_bet=0)
-    with pytest.raises(TypeError):
-        HoldemNoLimit(3, small_bet=10)  # no-limit has no bet sizes
+        limit(3, small_bet=0)
+    with pytest.raises(ValueError, match="limit Hold'em only"):
+        nl(3, small_bet=10)  # no-limit has no bet sizes
 
 
 # -- message lines ---------------------------------------------------------------------------------
 
 
 def test_round_lines_name_the_game_stack_stack_mode_and_bet_sizes():
-    assert HoldemNoLimit(3).round_lines(0) == "Game: holdem-nl\nStack: 2000\nStackMode: reset\n"
-    assert HoldemNoLimit(3, carry=True).round_lines(0).endswith("StackMode: carry\n")
-    assert HoldemLimit(3).round_lines(1) == (
+    assert nl(3).round_lines(0) == "Game: holdem-nl\nStack: 2000\nStackMode: reset\n"
+    assert nl(3, carry=True).round_lines(0).endswith("StackMode: carry\n")
+    assert limit(3).round_lines(1) == (
         "Game: holdem-limit\nStack: 2000\nStackMode: reset\nBetSizes: 10,20\n")
 
 
 def test_hole_text_is_rank_then_suit_space_separated():
-    hand = start(HoldemNoLimit(2), holes=["AhKd", "Tc9s"])
+    hand = start(nl(2), holes=["AhKd", "Tc9s"])
     assert hand.hole_text(0) == "Ah Kd" and hand.hole_text(1) == "Tc 9s"
 
 
 def test_state_lines_preflop_and_after_the_flop():
-    hand = start(HoldemNoLimit(3), button=0, board="7h 8h 9h Td Jd")
-    assert hand.state_lines(0) == "Board: -\nPot: 0\nStacks: 2000,1995,1990\nRaise: 20,2000\n"
+    hand = start(nl(3), button=0, board="7h 8h 9h Td Jd")
+    assert hand.play_lines(0) == "Board: -\nPot: 0\nStacks: 2000,1995,1990\nRaise: 20,2000\n"
     play(hand, "0:c 1:c 2:c")
-    assert hand.state_lines(1) == (
+    assert hand.play_lines(1) == (
         "Board: 7h 8h 9h\nPot: 30\nStacks: 1990,1990,1990\nRaise: 10,1990\n")
     play(hand, "1:50")
-    assert hand.state_lines(2) == (
+    assert hand.play_lines(2) == (
         "Board: 7h 8h 9h\nPot: 30\nStacks: 1990,1990,1940\nRaise: 100,1990\n")
     play(hand, "2:c 0:c")
-    assert hand.state_lines(1) == (
+    assert hand.play_lines(1) == (
         "Board: 7h 8h 9h Td\nPot: 180\nStacks: 1940,1940,1940\nRaise: 10,1940\n")
 
 
 def test_state_lines_show_no_raise_when_capped():
-    hand = start(HoldemLimit(3))
+    hand = start(limit(3))
     play(hand, "0:20 1:30 2:40")
-    assert hand.state_lines(0).endswith("Raise: -\n")
+    assert hand.play_lines(0).endswith("Raise: -\n")
 
 
 def test_end_lines_after_a_showdown_show_the_whole_board_and_final_stacks():
-    hand = start(HoldemNoLimit(3))
+    hand = start(nl(3))
     play(hand, "0:c 1:c 2:c" + " 1:c 2:c 0:c" * 3)
     assert hand.end_lines(0) == f"Board: {BOARD}\nStacks: 2020,1990,1990\n"
     assert hand.end_lines(2) == f"Board: {BOARD}\nStacks: 1990,2020,1990\n"
@@ -658,7 +668,7 @@ def test_end_lines_after_a_showdown_show_the_whole_board_and_final_stacks():
 
 
 def test_end_lines_preflop_fold_out_show_no_board():
-    hand = start(HoldemNoLimit(2))
+    hand = start(nl(2))
     play(hand, "0:f")
     assert hand.end_lines(1) == "Board: -\nStacks: 2005,1995\n"
 
@@ -667,7 +677,7 @@ def test_the_three_player_transcript_in_protocol_md_is_what_the_server_sends():
     """PROTOCOL.md's Hold'em transcript, including the Action lines of a new street."""
     from pathlib import Path
 
-    game = HoldemNoLimit(3)
+    game = nl(3)
     referee = Referee(game, random.Random(0), hands=1, button=0,
                       deals=[game.parse_deal("AhQh 7c2d JsJd | Qd 8h 3c 9s 4h")])
     script = iter([b"BET 30", b"FOLD 5", b"BET 30",  # pre-flop: raise, fold, call
@@ -682,7 +692,7 @@ def test_the_three_player_transcript_in_protocol_md_is_what_the_server_sends():
 
 
 def test_a_heads_up_hand_through_the_referee_reads_as_the_protocol_says():
-    game = HoldemNoLimit(2)
+    game = nl(2)
     referee = Referee(game, random.Random(0), hands=1, button=0,
                       deals=[deal(game, board="7h 8h 9h Td Jd")])
     replies = iter([b"BET 10", b"BET 10", b"BET 50", b"FOLD 0"])
@@ -743,7 +753,7 @@ def random_play(hand, rng) -> None:
     while hand.to_act is not None:
         legal = hand.legal()
         r = rng.random()
-        if r < 0.25 and legal.fold:
+        if r < 0.25 and legal.can_fold:
             hand.fold()
         elif r < 0.5 and legal.raise_min is not None:
             hand.raise_to(rng.randint(legal.raise_min, legal.raise_max) if r < 0.3
@@ -763,6 +773,6 @@ def hands_per_second(game, hands: int = 30000, seed: int = 1) -> float:
 
 
 if __name__ == "__main__":
-    for cls, players in ((HoldemNoLimit, 2), (HoldemNoLimit, 3), (HoldemLimit, 3),
-                         (HoldemNoLimit, 6), (HoldemNoLimit, 10)):
+    for cls, players in ((nl, 2), (nl, 3), (limit, 3),
+                         (nl, 6), (nl, 10)):
         print(f"{cls.name} {players} players: {hands_per_second(cls(players)):,.0f} hands/s")

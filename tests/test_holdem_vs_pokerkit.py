@@ -69,7 +69,7 @@ import pytest
 pokerkit = pytest.importorskip("pokerkit")
 from pokerkit import Automation, FixedLimitTexasHoldem, NoLimitTexasHoldem  # noqa: E402
 
-from pokerbots.server.games.holdem import HoldemLimit, HoldemNoLimit  # noqa: E402
+from pokerbots.server.games import make_game  # noqa: E402
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
@@ -118,10 +118,11 @@ class Pair:
         top = max(max(stacks), big)
         if limit:
             self.small_bet, self.big_bet = big, 2 * big
-            game = HoldemLimit(n, stack=top, small_blind=small, big_blind=big,
+            game = make_game("holdem-limit", n, stack=top, small_blind=small, big_blind=big,
                                small_bet=big, big_bet=2 * big, carry=True)
         else:
-            game = HoldemNoLimit(n, stack=top, small_blind=small, big_blind=big, carry=True)
+            game = make_game("holdem-nl", n, stack=top, small_blind=small, big_blind=big,
+                             carry=True)
         game.stacks[:] = stacks  # carry mode: per-seat stacks for the next hand
         self.deal = deal = game.deal(rng)
         self.ours = game.new_hand(button, deal)
@@ -193,8 +194,8 @@ class Pair:
         if legal.call - legal.front != pk.checking_or_calling_amount:
             self.fail(f"to call: ours {legal.call - legal.front}, "
                       f"PokerKit {pk.checking_or_calling_amount}")
-        if legal.fold != pk.can_fold():
-            self.fail(f"fold legal: ours {legal.fold}, PokerKit {pk.can_fold()}")
+        if legal.can_fold != pk.can_fold():
+            self.fail(f"fold legal: ours {legal.can_fold}, PokerKit {pk.can_fold()}")
         pk_can = pk.can_complete_bet_or_raise_to()
         our_can = legal.raise_min is not None
         if our_can != pk_can:
@@ -280,7 +281,7 @@ class Pair:
         self._sync_street()
         seat = ours.to_act
         r = rng.random()
-        if legal.fold and r < 0.15:
+        if legal.can_fold and r < 0.15:
             self.log.append("f")
             ours.fold()
             pk.fold()
@@ -412,12 +413,12 @@ def test_no_raise_when_nobody_can_call():
     (2000 chips) may call or fold; a raise could only come straight back as an uncalled bet.
     PokerKit: 'no reason to complete, bet, or raise since every other player has either folded
     or gone all-in' (here: cannot put in more than the table bet)."""
-    game = HoldemNoLimit(3, stack=2000, small_blind=5, big_blind=10, carry=True)
+    game = make_game("holdem-nl", 3, stack=2000, small_blind=5, big_blind=10, carry=True)
     game.stacks[:] = [100, 2000, 50]
     hand = game.new_hand(0, game.parse_deal("AhKd QsQc 2c3d | 7h 8h 9h Td Jd"))
     assert hand.to_act == 0
     hand.raise_to(100)  # button all-in
     assert hand.to_act == 1
     legal = hand.legal()
-    assert (legal.call, legal.fold) == (100, True)
+    assert (legal.call, legal.can_fold) == (100, True)
     assert legal.raise_min is None and legal.raise_max is None, legal

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 import trio
 
-from pokerbots.server import reaper, sandbox
+from pokerbots.server import process, reaper, sandbox
 from pokerbots.server.bots import parse_bot
 from pokerbots.server.limits import ResourceLimits
 from pokerbots.server.match import MatchConfig, MatchSetupError, prepare, run_match
-from pokerbots.server.runner import Limits, start_seat
+from pokerbots.server.runner import Limits
 
 from processes import pokerbots, processes_mentioning
 
@@ -128,22 +128,24 @@ def test_a_write_to_a_bot_that_never_reads_does_not_block(tmp_path):
 
     async def main():
         spec = parse_bot("sleep 30")
-        seat = await start_seat(0, spec, tmp_path / "err", dict(os.environ))
+        drain = process.StderrDrain(tmp_path / "err", 1024)
+        bot = await process.start(spec, env=dict(os.environ), resources=ResourceLimits(),
+                                  stderr_fd=drain.write_fd)
+        drain.started()
         try:
-            seat.kind = "play"
             deadline = trio.current_time() + 0.3
             message = b"x" * (1 << 20)
-            with pytest.raises(Exception) as caught:
-                await seat.send_rest(message, deadline, message[:10])
+            with pytest.raises(process.TimedOut) as caught:
+                await bot.write_rest(message, deadline)
             return caught.value
         finally:
-            seat.kill()
-            await seat.process.wait()
-            seat.close_stderr()
+            bot.kill()
+            await bot.process.wait()
+            drain.close()
 
     started = time.monotonic()
     exc = trio.run(main)
-    assert type(exc).__name__ == "_TimedOut" and exc.writing
+    assert exc.writing
     assert time.monotonic() - started < 2
 
 

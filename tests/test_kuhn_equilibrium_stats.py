@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from pokerbots.protocol._local import play_local
 from pokerbots.protocol.client import Client
-from pokerbots.server.games.kuhn import Kuhn
+from pokerbots.server.driver import play_local
+from pokerbots.server.games import make_game
 from pokerbots.server.referee import Referee
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
@@ -252,7 +252,7 @@ def play_and_compare(bots, policies, hands, seed):
     """Play ``hands`` hands in-process; every seat's mean must be within 4 SE of the exact
     expectation for the buttons actually played."""
     n = len(bots)
-    referee = Referee(Kuhn(n), random.Random(seed), hands=hands)
+    referee = Referee(make_game("kuhn", n), random.Random(seed), hands=hands)
     clients = [Client(b, game="kuhn") for b in bots]
     play_local(referee, clients)  # the referee also checks every bot's Money every hand
     moments = [seat_moments(policies, b) for b in range(n)]

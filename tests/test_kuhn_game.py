@@ -7,8 +7,9 @@ import random
 
 import pytest
 
+from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal, IllegalMove
-from pokerbots.server.games.kuhn import Kuhn, deck_for
+from pokerbots.server.games.kuhn import deck_for
 
 
 @pytest.mark.parametrize(
@@ -17,18 +18,18 @@ from pokerbots.server.games.kuhn import Kuhn, deck_for
 )
 def test_deck_is_j_q_k_heads_up_and_the_n_plus_1_highest_cards_otherwise(players, deck):
     assert deck_for(players) == deck
-    dealt = Kuhn(players).deal(random.Random(0))
+    dealt = make_game("kuhn", players).deal(random.Random(0))
     assert len(dealt.holes) == players and all(c[0] in deck for c in dealt.holes)
 
 
 @pytest.mark.parametrize("players", [1, 7])
 def test_player_count_outside_2_to_6_is_refused(players):
     with pytest.raises(ValueError, match="2 to 6 players"):
-        Kuhn(players)
+        make_game("kuhn", players)
 
 
 def test_deals_use_every_card_and_never_repeat_one():
-    game = Kuhn(3)
+    game = make_game("kuhn", 3)
     rng = random.Random(1)
     seen = set()
     for _ in range(500):
@@ -40,7 +41,7 @@ def test_deals_use_every_card_and_never_repeat_one():
 
 def play(players, button, cards, moves):
     """moves: 'k' check, 'b' bet, 'c' call, 'f' fold, in order of play."""
-    hand = Kuhn(players).new_hand(button, Deal(tuple((c,) for c in cards)))
+    hand = make_game("kuhn", players).new_hand(button, Deal(tuple((c,) for c in cards)))
     order = []
     for move in moves:
         order.append(hand.to_act)
@@ -77,11 +78,11 @@ def test_a_bet_everyone_folds_to_wins_without_showing():
 def test_legal_replies_before_and_after_a_bet():
     hand, _ = play(3, 0, "JQK", "")
     legal = hand.legal()
-    assert (legal.front, legal.call, legal.fold, legal.raise_min, legal.raise_max) == (
+    assert (legal.front, legal.call, legal.can_fold, legal.raise_min, legal.raise_max) == (
         1, 1, False, 2, 2)
     hand.raise_to(2)
     legal = hand.legal()
-    assert (legal.front, legal.call, legal.fold, legal.raise_min) == (1, 2, True, None)
+    assert (legal.front, legal.call, legal.can_fold, legal.raise_min) == (1, 2, True, None)
 
 
 def test_fold_when_checking_is_free_and_a_second_bet_are_illegal_moves():
@@ -95,7 +96,7 @@ def test_fold_when_checking_is_free_and_a_second_bet_are_illegal_moves():
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_every_betting_sequence_pays_out_a_zero_sum_to_the_best_live_card(players):
-    game = Kuhn(players)
+    game = make_game("kuhn", players)
     deck = deck_for(players)
     rng = random.Random(players)
     for _ in range(300):
@@ -104,7 +105,7 @@ def test_every_betting_sequence_pays_out_a_zero_sum_to_the_best_live_card(player
         while hand.to_act is not None:
             legal = hand.legal()
             choice = rng.choice(["call"] + ["raise"] * (legal.raise_min is not None)
-                                + ["fold"] * legal.fold)
+                                + ["fold"] * legal.can_fold)
             {"call": hand.call, "fold": hand.fold,
              "raise": lambda hand=hand: hand.raise_to(2)}[choice]()
         assert sum(hand.deltas) == 0
@@ -115,7 +116,7 @@ def test_every_betting_sequence_pays_out_a_zero_sum_to_the_best_live_card(player
 
 
 def test_parse_deal_reads_one_card_per_seat_and_says_what_is_wrong():
-    game = Kuhn(3)
+    game = make_game("kuhn", 3)
     assert game.parse_deal("Q K A").holes == (("Q",), ("K",), ("A",))
     for bad, why in [("Q K", "expected 3 cards"), ("Q K 9", "not in the 3-player deck"),
                      ("Q Q A", "dealt twice")]:

@@ -37,7 +37,7 @@ CORPUS = ROOT.parent / "shared" / "corpus" / "phh"
 PRESENT = (CORPUS / "expected.jsonl").is_file()
 corpus = pytest.mark.skipif(not PRESENT, reason=f"PHH corpus not found at {CORPUS}")
 
-from pokerbots.server.games import holdem  # noqa: E402
+from pokerbots.server import games  # noqa: E402
 from pokerbots.server.games.base import Deal  # noqa: E402
 
 RANKS = "23456789TJQKA"
@@ -128,11 +128,11 @@ def make_game(hand: phh.PHHHand, scale: int, stacks: list[int]):
     # carry=True: the game then deals each hand from its per-seat ``stacks`` list (set below)
     common = dict(stack=max(stacks), small_blind=small, big_blind=big, carry=True)
     if hand.variant == "FT":
-        return holdem.HoldemLimit(
-            n, small_bet=phh.chips(hand.fields["small_bet"], scale),
+        return games.make_game(
+            "holdem-limit", n, small_bet=phh.chips(hand.fields["small_bet"], scale),
             big_bet=phh.chips(hand.fields["big_bet"], scale), **common,
         )
-    return holdem.HoldemNoLimit(n, **common)
+    return games.make_game("holdem-nl", n, **common)
 
 
 def start(game, button: int, deal: Deal, stacks: list[int]):
@@ -201,7 +201,7 @@ def replay(row: dict, button: int) -> tuple[list[int], list[int]]:
                            f"p{a.actor + 1} (seat {who})")
         legal = ours.legal()
         if a.verb == "f":
-            if not legal.fold:
+            if not legal.can_fold:
                 raise Mismatch(f"{where}: fold not legal for us ({legal})")
             ours.fold()
         elif a.verb == "cc":

@@ -7,8 +7,9 @@ import random
 import pytest
 
 from pokerbots.server.errors import BotFault
+from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
-from pokerbots.server.games.kuhn import Kuhn, deck_for
+from pokerbots.server.games.kuhn import deck_for
 from pokerbots.server.referee import Referee
 
 from drive import (
@@ -52,7 +53,7 @@ def test_the_example_transcript_in_protocol_md_is_the_one_the_server_produces():
 def test_action_lines_show_the_latest_action_since_the_viewers_previous_decision():
     # Button 2, so seat 0 acts first: seat 0 bets, seat 1 folds, seat 2 calls.
     deals = [Deal((("J",), ("Q",), ("K",)))]
-    referee = Referee(Kuhn(3), random.Random(1), hands=1, button=2, deals=deals)
+    referee = Referee(make_game("kuhn", 3), random.Random(1), hands=1, button=2, deals=deals)
     script = {0: b"BET 2", 1: b"FOLD 1", 2: b"BET 2"}
     transcript = run(referee, honest(referee, lambda seat, m: script[seat]))
     plays = {s: m.decode() for s, kind, m, _ in transcript if kind == "play"}
@@ -71,7 +72,8 @@ def test_action_lines_show_the_latest_action_since_the_viewers_previous_decision
 def first_decision(players=3, button=None, reply=b"BET 1", after=()):
     """Play one hand where the scripted replies ``after`` come first, then ``reply``."""
     deals = [Deal(tuple((c,) for c in deck_for(players)[:players]))]
-    referee = Referee(Kuhn(players), random.Random(0), hands=1, button=players - 1, deals=deals)
+    referee = Referee(make_game("kuhn", players), random.Random(0), hands=1, button=players - 1,
+                      deals=deals)
     replies = list(after) + [reply]
 
     def decide(seat, message):
@@ -143,7 +145,7 @@ def test_illegal_replies_facing_a_bet_end_the_round(reply, why):
 
 
 def bookkeeping_fault(kind, bad, players=3):
-    referee = Referee(Kuhn(players), random.Random(3), hands=2)
+    referee = Referee(make_game("kuhn", players), random.Random(3), hands=2)
     base = honest(referee, check_call)
 
     def reply(seat, k, message):
@@ -188,7 +190,7 @@ def test_malformed_money_lines_are_refused(bad):
 
 
 def test_money_accepts_spaces_after_commas_and_a_trailing_cr():
-    referee = Referee(Kuhn(3), random.Random(3), hands=3)
+    referee = Referee(make_game("kuhn", 3), random.Random(3), hands=3)
     base = honest(referee, check_call)
 
     def reply(seat, kind, message):
@@ -212,7 +214,7 @@ def test_button_starts_anywhere_and_moves_one_seat_clockwise_every_hand():
     firsts = set()
     for seed in range(40):
         hands = []
-        referee = Referee(Kuhn(4), random.Random(seed), hands=6, on_hand=hands.append)
+        referee = Referee(make_game("kuhn", 4), random.Random(seed), hands=6, on_hand=hands.append)
         run(referee, honest(referee, check_call))
         buttons = [h["button"] for h in hands]
         assert buttons == [(buttons[0] + i) % 4 for i in range(6)]
@@ -221,7 +223,7 @@ def test_button_starts_anywhere_and_moves_one_seat_clockwise_every_hand():
 
 
 def test_button_line_is_relative_to_each_bot():
-    referee = Referee(Kuhn(3), random.Random(0), hands=1, button=1)
+    referee = Referee(make_game("kuhn", 3), random.Random(0), hands=1, button=1)
     transcript = run(referee, honest(referee, check_call))
     init = {s: m.decode() for s, kind, m, _ in transcript if kind == "init_round"}
     assert [init[s].split("Button: ")[1].split("\n")[0] for s in range(3)] == ["1", "0", "2"]
@@ -229,14 +231,14 @@ def test_button_line_is_relative_to_each_bot():
 
 def test_first_to_act_is_left_of_the_button():
     for button in range(3):
-        referee = Referee(Kuhn(3), random.Random(0), hands=1, button=button)
+        referee = Referee(make_game("kuhn", 3), random.Random(0), hands=1, button=button)
         transcript = run(referee, honest(referee, check_call))
         first_play = next(s for s, kind, _, _ in transcript if kind == "play")
         assert first_play == (button + 1) % 3
 
 
 def test_fixed_number_of_hands_is_announced_as_endprob_0_1():
-    referee = Referee(Kuhn(2), random.Random(0), hands=7, end_prob=(1, 2))
+    referee = Referee(make_game("kuhn", 2), random.Random(0), hands=7, end_prob=(1, 2))
     transcript = run(referee, honest(referee, check_call))
     assert b"EndProb: 0,1\n" in transcript[0][2]
     assert referee.hands_played == 7
@@ -246,7 +248,7 @@ def test_fixed_number_of_hands_is_announced_as_endprob_0_1():
 def test_endprob_ends_the_round_with_the_announced_chance():
     lengths = []
     for seed in range(400):
-        referee = Referee(Kuhn(2), random.Random(seed), end_prob=(1, 10))
+        referee = Referee(make_game("kuhn", 2), random.Random(seed), end_prob=(1, 10))
         run(referee, honest(referee, check_call))
         lengths.append(referee.hands_played)
     mean = sum(lengths) / len(lengths)
@@ -257,7 +259,7 @@ def test_endprob_ends_the_round_with_the_announced_chance():
 
 def test_the_same_seed_gives_the_same_round_and_another_seed_another():
     def transcript(seed):
-        referee = Referee(Kuhn(3), random.Random(seed), end_prob=(1, 20))
+        referee = Referee(make_game("kuhn", 3), random.Random(seed), end_prob=(1, 20))
         return run(referee, honest(referee, check_call))
 
     assert transcript(5) == transcript(5)
@@ -265,7 +267,7 @@ def test_the_same_seed_gives_the_same_round_and_another_seed_another():
 
 
 def test_money_lines_are_rotated_bankrolls():
-    referee = Referee(Kuhn(3), random.Random(2), hands=5)
+    referee = Referee(make_game("kuhn", 3), random.Random(2), hands=5)
     transcript = run(referee, honest(referee, check_call))
     ends = [m.decode() for s, kind, m, _ in transcript if kind == "end_round"]
     b = referee.bankrolls
@@ -276,7 +278,7 @@ def test_money_lines_are_rotated_bankrolls():
 def test_hand_records_hold_cards_actions_pots_and_bankrolls():
     records = []
     deals = [Deal((("Q",), ("J",), ("K",)))]
-    referee = Referee(Kuhn(3), random.Random(0), hands=1, button=1, deals=deals,
+    referee = Referee(make_game("kuhn", 3), random.Random(0), hands=1, button=1, deals=deals,
                       on_hand=records.append)
     script = {2: b"BET 2", 0: b"BET 2", 1: b"FOLD 1"}
     run(referee, honest(referee, lambda seat, m: script[seat]))

@@ -134,7 +134,7 @@ def test_json_summary(tmp_path, bot):
         (["BOT", "BOT", "--end-prob", "3/2"], "is not a probability"),
         (["BOT", "BOT", "--hands", "0"], "must be at least 1"),
         (["BOT", "BOT", "--game", "chess"], "'chess' is not one of"),
-        (["BOT", "BOT", "--stack", "100"], "only apply to Hold'em"),
+        (["BOT", "BOT", "--stack", "100"], "applies to holdem-nl and holdem-limit, not to kuhn"),
     ],
 )
 def test_bad_command_lines_are_usage_errors_before_any_bot_starts(tmp_path, bot, args, message):

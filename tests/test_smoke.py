@@ -15,33 +15,16 @@ RANDOM = f"{sys.executable} -m pokerbots.server.smoke_random --seed 5"
 # Answers correctly until its third hand, then bets an impossible amount; talks on stderr.
 BAD_BOT = '''
 import sys
-from pokerbots.server.smoke_random import Bankrolls, complete
+from pokerbots.protocol.client import Bot, run
 
-hands = 0
-lines = []
-book = None
-for raw in sys.stdin:
-    lines.append(raw.rstrip("\\n"))
-    kind = lines[0]
-    if not complete("kuhn", lines, book.n if book else 0 if kind != "init_round" else 1):
-        continue
-    if kind == "init_round":
-        book = Bankrolls([0] * len(lines[1].split(",")))
-        print("READY")
-    elif kind == "init_hand":
-        hands += 1
-        print("READY")
-    elif kind == "play":
-        top = max(int(l.split()[-1]) for l in lines[1:])
-        print("BET 7" if hands >= 3 else "BET %d" % top)
-        print("thinking about hand", hands, file=sys.stderr)
-    elif kind == "end_hand":
-        book.end_hand(lines)
-        print("OK")
-    elif kind.startswith("EndAction"):
-        print("Money: " + ",".join(map(str, book.money)))
-    sys.stdout.flush()
-    lines = []
+
+class Bad(Bot):
+    def decide(self, state):
+        print("thinking about hand", state.hand + 1, file=sys.stderr)
+        return "BET 7" if state.hand >= 2 else state.check_or_call()
+
+
+run(Bad(), check=False)
 '''
 
 
@@ -118,7 +101,7 @@ def test_exitfirst_stops_at_the_first_failure(tmp_path):
     ([RANDOM, "--players", "9"], "kuhn is played by 2 to 6 players, not 9"),
     ([RANDOM, "--players", "two"], "give table sizes as numbers"),
     ([RANDOM, "--game", "chess"], "Invalid value for '--game'"),
-    ([RANDOM, "--stack", "100"], "only apply to Hold'em"),
+    ([RANDOM, "--stack", "100"], "applies to holdem-nl and holdem-limit, not to kuhn"),
     ([], "Missing argument 'BOT'"),
 ])
 def test_usage_errors_exit_2(tmp_path, args, message):

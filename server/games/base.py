@@ -1,167 +1,234 @@
-"""The one game interface: what the referee may ask of a poker variant.
+"""What a game is, as data: the record each game module registers, and the table it makes.
 
-A :class:`Game` lives for a whole round (it holds anything that carries from hand to hand, such
-as stacks); it deals :class:`Hand` objects, one per hand. Both are plain synchronous state
-machines: no processes, no clocks, no printing. Seats are absolute (0 .. players-1); turning
-seats into each bot's own view ("you are player 0") is the referee's job, helped by
-:func:`rotate`.
+A game module (``kuhn.py``, ``holdem.py``, ``leduc.py``) declares one or more
+:class:`GameType` values in a module-level ``GAMES`` tuple: the names, the players it allows,
+its options (with their command-line flags, help text and validation), the lines it adds to
+the protocol's messages (its :class:`~pokerbots.protocol.wire.Shape`) and a ``make`` function.
+``make`` turns chosen options into a :class:`Game`: a deck, a hand-ranking function and a
+:class:`Structure` (streets, bet sizes, raise cap, blinds and antes, stacks), which the one
+betting engine (:mod:`.betting`) plays. Every tool reads these records; nothing outside
+``server/games/`` names a game.
 
-Every amount is an integer number of chips. "Money in front" (``front``) is what a seat has put
-in on the current street, the value every BET/FOLD reply must state exactly.
+Seats are absolute (0 .. players-1); turning them into each bot's view ("you are player 0") is
+the referee's job. Every amount is an integer number of chips. Plain synchronous code: no
+processes, no clocks, no printing.
 """
 
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+from pokerbots.protocol.wire import Shape, join, rotate
 
 
 class IllegalMove(Exception):
     """A reply that the rules forbid. ``str()`` says why, in words a bot author understands."""
 
 
-@dataclass(frozen=True, slots=True)
-class Legal:
-    """What the seat to act may reply, as money-in-front values.
+# -- options ---------------------------------------------------------------------------------
 
-    ``call`` is the value of ``BET`` that checks or calls (it equals ``front`` when checking is
-    free). ``raise_min``/``raise_max`` bound a raising ``BET`` (both ``None`` when no raise is
-    allowed). ``fold`` says whether ``FOLD <front>`` is allowed: it is not when checking is free.
-    ``opened`` says that a bet (a blind counts, an ante does not) already stands on the street,
-    so that a higher ``BET`` is called a raise in error messages even when checking is free.
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game, as the command line offers it.
+
+    ``parse`` turns the text typed after ``flag`` into keyword arguments of the game's
+    ``make`` (one option may set several, as ``--blinds 5/10`` sets both blinds) and raises
+    ValueError with a message that says what to type instead. ``choices`` lists the accepted
+    words for an option that takes one of a few.
     """
 
-    front: int
-    call: int
-    fold: bool
-    raise_min: int | None = None
-    raise_max: int | None = None
-    opened: bool = field(default=False, compare=False)
+    flag: str
+    help: str
+    parse: Callable[[str], dict]
+    metavar: str = "VALUE"
+    choices: tuple[str, ...] = ()
 
-    def describe(self) -> str:
-        """Every legal reply, e.g. ``BET 1 (check) or BET 2 (bet)``."""
-        choices = [f"BET {self.call} ({'check' if self.call == self.front else 'call'})"]
-        if self.raise_min is not None:
-            verb = "bet" if self.call == self.front and not self.opened else "raise"
-            if self.raise_min == self.raise_max:
-                choices.append(f"BET {self.raise_min} ({verb})")
+
+def whole_number(name: str, minimum: int = 1) -> Callable[[str], int]:
+    """A parser of a whole number of at least ``minimum`` for an option's text."""
+
+    def parse(text: str) -> int:
+        if not text.strip().isdigit() or int(text) < minimum:
+            raise ValueError(f"{text!r}: the {name} must be a whole number of at least {minimum}")
+        return int(text)
+
+    return parse
+
+
+def number_pair(text: str, what: str) -> tuple[int, int]:
+    """``'5/10'`` (or ``'5,10'``) -> ``(5, 10)``."""
+    parts = text.replace(",", "/").split("/")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"{text!r}: write the {what} as two whole numbers, e.g. 5/10")
+    return int(parts[0]), int(parts[1])
+
+
+# -- the shape of the betting ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Street:
+    """One betting round: its name, the board cards dealt as it starts, and its bet size (the
+    fixed bet and raise in limit games, the smallest bet in no-limit)."""
+
+    name: str
+    board: int
+    bet: int
+
+
+@dataclass(frozen=True)
+class Structure:
+    """How a hand is bet, as data (after PokerKit's state machine).
+
+    ``ante`` is posted by every seat as money in front on the first street and opens no
+    betting (Kuhn's and Leduc's antes). ``blinds`` (small, big) are posted left of the button
+    (heads-up the button posts the small one) and count as the street's first bet. ``cap`` is
+    the most bets a street allows, a blind counting as the first (None: no cap); in
+    ``no_limit`` a raise goes up to all-in and must raise by the street's largest raise so far.
+    ``stacks`` are the chips each seat starts a hand with (None: no limit, as in Kuhn).
+    An uncalled bet goes back to its owner when ``return_uncalled`` (else it stays in the pot,
+    as the Kuhn protocol shows it).
+    """
+
+    streets: tuple[Street, ...]
+    no_limit: bool = False
+    cap: int | None = None
+    ante: int = 0
+    blinds: tuple[int, ...] = ()
+    stacks: tuple[int, ...] | None = None
+    return_uncalled: bool = True
+
+    def forced(self, players: int, button: int) -> list[int]:
+        """The chips each seat must post in front before the first decision of a hand."""
+        forced = [self.ante] * players
+        if self.blinds:
+            small, big = self.blinds
+            if players == 2:
+                forced[button] += small
+                forced[1 - button] += big
             else:
-                choices.append(f"BET {self.raise_min} to BET {self.raise_max} ({verb})")
-        if self.fold:
-            choices.append(f"FOLD {self.front}")
-        return " or ".join(choices)
+                forced[(button + 1) % players] += small
+                forced[(button + 2) % players] += big
+        return forced
 
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """The cards of one hand: each seat's hole cards, then the board (empty for Kuhn).
-
-    Cards are text: a rank (``23456789TJQKA``) for Kuhn, rank and suit (``Ah``) for Hold'em.
-    """
+    """The cards of one hand: each seat's hole cards, then the whole board (maybe empty)."""
 
     holes: tuple[tuple[str, ...], ...]
     board: tuple[str, ...] = ()
 
 
-class Hand(ABC):
-    """One hand in progress. The referee drives it with :meth:`call`, :meth:`raise_to` and
-    :meth:`fold` for the seat in :attr:`to_act`, after checking the reply against :meth:`legal`.
+# -- the registry record ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What the registry knows of a game, before any table is made.
+
+    ``make(players, **options)`` returns a :class:`Game` or raises ValueError saying what is
+    wrong. ``options`` are what the command line offers for it. ``shape`` is what it adds to
+    the protocol's messages. ``phh_variant`` is its code in the PHH hand-history format
+    (None: PHH has none). ``allin_equity`` marks the games whose tournaments score all-in hands
+    by their expected value (the ACPC's no-limit practice).
     """
 
-    #: Seat whose decision is due, or ``None`` once the hand is over.
-    to_act: int | None
-    #: Index of the betting round in progress, or of the last one played once betting is over.
-    street: int
-    #: Money in front of each seat on the current street.
-    front: list[int]
-    #: Forced bets posted at the start of the hand (antes or blinds), per seat.
-    forced: list[int]
-    #: Whether each seat has folded.
-    folded: list[bool]
-
-    @abstractmethod
-    def legal(self) -> Legal:
-        """The legal replies of the seat in :attr:`to_act`."""
-
-    @abstractmethod
-    def call(self) -> None:
-        """Check or call for the seat to act."""
-
-    @abstractmethod
-    def raise_to(self, front: int) -> None:
-        """Bet or raise so that the seat to act has ``front`` in front; the caller checked it."""
-
-    @abstractmethod
-    def fold(self) -> None:
-        """Fold the seat to act."""
-
-    @abstractmethod
-    def hole_text(self, seat: int) -> str:
-        """The ``Cards:`` value for ``seat`` (``Q``; ``Ah Kd``)."""
-
-    @abstractmethod
-    def showdown_text(self, seat: int) -> str:
-        """Once over: the cards ``seat`` shows (only winners of a pot show), else ``-``."""
-
-    @property
-    @abstractmethod
-    def pots(self) -> list[tuple[int, int]]:
-        """Once over: ``(amount, seat)`` for each pot share won, in the order they are paid."""
-
-    @property
-    @abstractmethod
-    def deltas(self) -> list[int]:
-        """Once over: each seat's net chip result for the hand."""
-
-    def state_lines(self, view: int) -> str:
-        """Extra lines of a ``play`` message for the bot in seat ``view`` ('' for Kuhn)."""
-        return ""
-
-    def end_lines(self, view: int) -> str:
-        """Extra lines of an ``end_hand`` message for the bot in seat ``view`` ('' for Kuhn)."""
-        return ""
-
-    def record(self) -> dict:
-        """Game-specific facts for the machine-readable hand history (e.g. the board)."""
-        return {}
-
-
-class Game(ABC):
-    """A poker variant for a fixed number of players, alive for one round."""
-
-    #: Name used on the command line and in ``POKERBOTS_GAME``.
     name: str
+    title: str
     min_players: int
     max_players: int
+    make: Callable[..., Game]
+    options: tuple[Option, ...] = ()
+    shape: Shape = field(default_factory=Shape)
+    phh_variant: str | None = None
+    allin_equity: bool = False
 
-    def __init__(self, players: int) -> None:
+    def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players,"
-                f" not {players}"
-            )
-        self.players = players
+            raise ValueError(f"{self.name} is played by {self.min_players} to"
+                             f" {self.max_players} players, not {players}")
 
-    @abstractmethod
+
+# -- a table ---------------------------------------------------------------------------------
+
+
+class Game:
+    """A game at a table of ``players``, alive for one round.
+
+    It deals the hands (:meth:`new_hand`, played by :class:`~.betting.Hand`), says what the
+    game adds to each message, and holds what carries from hand to hand: with ``carry`` the
+    stacks, which a seat may top up with ``REBUY`` after a hand.
+    """
+
+    def __init__(self, type: GameType, players: int, structure: Structure, *,
+                 deck: Sequence[str], hole_cards: int, rank: Callable,
+                 parse_deal: Callable[[Game, str], Deal], carry: bool = False,
+                 round_fields: Callable[[Game, int], list[tuple[str, str]]] | None = None,
+                 ) -> None:
+        type.check_players(players)
+        if structure.stacks is not None and len(structure.stacks) != players:
+            raise ValueError(f"give one stack per seat: {players} stacks, not"
+                             f" {len(structure.stacks)}")
+        if carry and structure.stacks is None:
+            raise ValueError(f"{type.name} has no stacks to carry")
+        self.type = type
+        self.name = type.name
+        self.players = players
+        self.structure = structure
+        self.deck = tuple(deck)
+        self.hole_cards = hole_cards
+        self.board_cards = sum(s.board for s in structure.streets)
+        self.rank = rank
+        self._parse_deal = parse_deal
+        self._round_fields = round_fields
+        self.carry = carry
+        #: Carry mode: each seat's chips between hands.
+        self.stacks = list(structure.stacks) if structure.stacks is not None else None
+        #: Carry mode: the chips each seat has bought with REBUY so far.
+        self.rebuys = [0] * players
+
     def blinds(self, button: int) -> list[int]:
         """The forced bets per seat of a hand with this button (the ``Blinds:`` line)."""
+        return self.structure.forced(self.players, button)
 
-    @abstractmethod
     def deal(self, rng: random.Random) -> Deal:
-        """Random cards for one hand."""
+        """Random cards for one hand: each seat's hole cards, then the board."""
+        n, k = self.players, self.hole_cards
+        cards = rng.sample(self.deck, k * n + self.board_cards)
+        if k == 1:
+            holes = tuple((c,) for c in cards[:n])
+        else:
+            holes = tuple(tuple(cards[k * s:k * s + k]) for s in range(n))
+        return Deal(holes, tuple(cards[k * n:]))
 
-    @abstractmethod
     def parse_deal(self, text: str) -> Deal:
         """A :class:`Deal` from one line of a ``--cards`` file; ValueError says what is wrong."""
+        return self._parse_deal(self, text)
 
-    @abstractmethod
-    def new_hand(self, button: int, deal: Deal) -> Hand:
+    def new_hand(self, button: int, deal: Deal):
         """Start a hand (forced bets posted) with ``button`` on that seat."""
+        from .betting import Hand
+
+        if self.stacks is not None and self.carry:
+            stacks = self.stacks
+        else:
+            stacks = self.structure.stacks
+        return Hand(self, button, deal, stacks)
 
     def round_lines(self, view: int) -> str:
-        """Extra lines of ``init_round`` ('' for Kuhn)."""
-        return ""
+        """The lines this game adds to ``init_round`` for seat ``view``."""
+        if self._round_fields is None:
+            return ""
+        return "".join(f"{name}: {value}\n" for name, value in self._round_fields(self, view))
+
+    def hand_over(self, hand) -> None:
+        """Called by a hand once its pots are paid."""
+        if self.carry:
+            self.stacks[:] = hand.stack
 
     def end_reply(self, seat: int, rebuy: bool) -> None:
         """Judge a seat's end-of-hand answer (``REBUY`` or ``OK``) after the last hand dealt.
@@ -170,23 +237,41 @@ class Game(ABC):
         OK with an empty stack in carry mode). A rebuy never changes a bankroll: the bankroll is
         the net result, which already counts the chips the seat lost.
         """
+        start = self.structure.stacks
+        if not self.carry:
+            if not rebuy:
+                return
+            if start is None:
+                raise IllegalMove(f"REBUY is not allowed in {self.name}: there is nothing to rebuy")
+            raise IllegalMove(f"REBUY is not allowed in {self.name} with stacks reset every"
+                              f" hand: every hand starts with {start[seat]} chips")
+        have = self.stacks[seat]
         if rebuy:
-            raise IllegalMove(f"REBUY is not allowed in {self.name}: there is nothing to rebuy")
+            if have >= start[seat]:
+                raise IllegalMove(f"REBUY is only allowed below the starting stack of"
+                                  f" {start[seat]}, and you have {have}")
+            self.stacks[seat] = start[seat]
+            self.rebuys[seat] += start[seat] - have
+        elif have == 0:
+            raise IllegalMove("you have no chips: answer REBUY")
 
     def end_choices(self, seat: int) -> str:
         """The answers to ``end_hand`` that :meth:`end_reply` accepts from ``seat`` now."""
-        return "OK"
+        if not self.carry:
+            return "OK"
+        have = self.stacks[seat]
+        if have == 0:
+            return "REBUY"
+        return "OK" if have >= self.structure.stacks[seat] else "OK or REBUY"
 
     def standing(self) -> dict:
-        """What the match summary should record about the game's state beyond the bankrolls."""
-        return {}
+        """What the match summary records about the game's state beyond the bankrolls."""
+        if not self.carry:
+            return {}
+        return {"stacks": list(self.stacks), "rebuys": list(self.rebuys)}
 
 
-def rotate(values: list, view: int) -> list:
-    """``values`` (by absolute seat) as seat ``view`` sees them: itself first, then clockwise."""
-    return values[view:] + values[:view]
-
-
-def join(values) -> str:
-    """A protocol list: comma-separated, no spaces."""
-    return ",".join(map(str, values))
+__all__ = [
+    "Deal", "Game", "GameType", "IllegalMove", "Option", "Street", "Structure", "join",
+    "number_pair", "rotate", "whole_number",
+]

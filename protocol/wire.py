@@ -1,0 +1,386 @@
+"""The wire: every message and reply of the protocol, written and read in one place.
+
+The server builds its messages with the ``*_message`` functions and judges replies with
+:func:`read_action`; the client library frames and reads the same messages with
+:class:`Framer` and the ``parse_*`` helpers. Both sides share :class:`Legal`, the legal
+replies to a ``play`` message, and :class:`Shape`, the extra lines a game adds to three of the
+messages (a game declares its shape; see ``pokerbots.server.games``).
+
+Messages are bytes. Every line ends in ``\\n``; lists are comma-separated without spaces;
+seats are rotated by the caller so that the receiving bot is player 0.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+#: The exact line a bot sends after ``end_round``.
+GOODBYE = "Thank you dealer, have a nice day!"
+GOODBYE_BYTES = GOODBYE.encode()
+
+
+class Kind(enum.Enum):
+    """The messages of a round, by the name of their first line (``EndAction`` lines have none:
+    their kind is ``end_action``)."""
+
+    INIT_ROUND = "init_round"
+    INIT_HAND = "init_hand"
+    PLAY = "play"
+    END_HAND = "end_hand"
+    END_ACTION = "end_action"
+    END_ROUND = "end_round"
+
+
+# -- the legal replies -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """The legal replies to a ``play`` message, as money-in-front values.
+
+    ``call`` is the ``BET`` value that checks or calls (it equals ``front`` when checking is
+    free; when calling would take more than the stack it is the all-in amount).
+    ``raise_min``/``raise_max`` bound a bet or raise (both ``None`` when none is allowed).
+    ``can_fold`` says whether ``FOLD <front>`` is allowed: it is not when checking is free.
+    ``opened`` says that a bet (a blind counts, an ante does not) already stands on the street,
+    so that a higher ``BET`` is called a raise rather than a bet.
+    """
+
+    front: int
+    call: int
+    can_fold: bool
+    raise_min: int | None = None
+    raise_max: int | None = None
+    opened: bool = field(default=False, compare=False)
+
+    @property
+    def can_check(self) -> bool:
+        return self.call == self.front
+
+    @property
+    def can_raise(self) -> bool:
+        return self.raise_min is not None
+
+    @property
+    def raise_range(self) -> tuple[int, int] | None:
+        """``(min, max)`` money in front after a bet or raise, or ``None``."""
+        return None if self.raise_min is None else (self.raise_min, self.raise_max)
+
+    def check_or_call(self) -> str:
+        return f"BET {self.call}"
+
+    def fold(self) -> str | None:
+        """``FOLD <front>``, or ``None`` when folding is not allowed (checking is free)."""
+        return f"FOLD {self.front}" if self.can_fold else None
+
+    def raise_to(self, value: int) -> str:
+        """``BET <value>``: bet or raise to ``value`` in front; ValueError if not allowed."""
+        if self.raise_min is None:
+            raise ValueError("no bet or raise is allowed here")
+        value = int(value)
+        if not self.raise_min <= value <= self.raise_max:
+            raise ValueError(f"a raise must be to {self.raise_min}..{self.raise_max}, not {value}")
+        return f"BET {value}"
+
+    def all_in(self) -> str | None:
+        """The largest legal raise (all-in in no-limit), or ``None`` when no raise is allowed."""
+        return None if self.raise_max is None else f"BET {self.raise_max}"
+
+    def is_legal(self, reply: str | bytes) -> bool:
+        """Whether the server would accept ``reply`` (without its newline)."""
+        if isinstance(reply, str):
+            reply = reply.encode()
+        try:
+            word, value = read_action(reply)
+        except WireError:
+            return False
+        if word == b"BET":
+            return value == self.call or (
+                self.raise_min is not None and self.raise_min <= value <= self.raise_max)
+        return self.can_fold and value == self.front
+
+    def verb(self) -> str:
+        """What a higher ``BET`` is called here: ``bet`` or ``raise``."""
+        return "bet" if self.call == self.front and not self.opened else "raise"
+
+    def describe(self) -> str:
+        """Every legal reply in words, e.g. ``BET 1 (check) or BET 2 (bet)``."""
+        choices = [f"BET {self.call} ({'check' if self.call == self.front else 'call'})"]
+        if self.raise_min is not None:
+            if self.raise_min == self.raise_max:
+                choices.append(f"BET {self.raise_min} ({self.verb()})")
+            else:
+                choices.append(f"BET {self.raise_min} to BET {self.raise_max} ({self.verb()})")
+        if self.can_fold:
+            choices.append(f"FOLD {self.front}")
+        return " or ".join(choices)
+
+    def refusal(self, word: bytes, value: int) -> str | None:
+        """Why ``<word> <value>`` is not legal here, or ``None`` when it is."""
+        if word == b"BET":
+            if value == self.call or (
+                    self.raise_min is not None and self.raise_min <= value <= self.raise_max):
+                return None
+            if value < self.call:
+                return (f"BET {value} leaves less than the {self.call} needed to "
+                        + ("check" if self.call == self.front else "call")
+                        + " (the value is the money in front after the action)")
+            if self.raise_min is None:
+                return f"BET {value} is a raise, and no raise is allowed here"
+            if value < self.raise_min:
+                return f"BET {value} raises less than the minimum, BET {self.raise_min}"
+            return f"BET {value} is more than the maximum, BET {self.raise_max}"
+        if not self.can_fold:
+            return "folding is not allowed when checking is free"
+        if value != self.front:
+            return f"FOLD must state the money in front, {self.front}, not {value}"
+        return None
+
+
+# -- replies ---------------------------------------------------------------------------------
+
+
+class WireError(ValueError):
+    """A line that does not follow the protocol's grammar; ``str()`` says why."""
+
+
+#: Longer numbers are never a legal amount; refusing them keeps ``int()`` cheap.
+MAX_DIGITS = 15
+
+
+def read_action(line: bytes) -> tuple[bytes, int]:
+    """``b'BET 20'`` -> ``(b'BET', 20)``; a trailing ``\\r`` is accepted. WireError says why a
+    line is not ``BET <value>`` or ``FOLD <value>``."""
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    word, _, number = line.partition(b" ")
+    if word != b"BET" and word != b"FOLD":
+        raise WireError(_bad_word(word, line))
+    if not (number.isdigit() and len(number) <= MAX_DIGITS) or (
+            number[:1] == b"0" and len(number) > 1):
+        raise WireError(f"{number.decode('utf-8', 'replace')!r} is not a whole number of chips"
+                        if number else f"{word.decode()} needs a value: the money in front")
+    return word, int(number)
+
+
+def _bad_word(word: bytes, line: bytes) -> str:
+    if word == b"PASS":
+        return "PASS is only for a player who cannot act, and this bot was asked to act"
+    if not line:
+        return "an empty line where an action was due"
+    if not word:
+        return "the reply starts with a space"
+    why = f"unknown action {word.decode('utf-8', 'replace')!r}"
+    if word.upper() in (b"BET", b"FOLD", b"PASS"):
+        return why + " (actions are in capitals: BET, FOLD)"
+    return why + "; the reply must be BET <value> or FOLD <value>"
+
+
+def read_money(line: bytes, players: int) -> list[int]:
+    """The values of a ``Money: a,b,...`` reply (spaces after the commas are accepted)."""
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    if not line.startswith(b"Money: "):
+        raise WireError(f"the reply must be 'Money: ' and {players} whole numbers")
+    values = []
+    for part in line[7:].split(b","):
+        text = part.lstrip(b" ") if values else part
+        digits = text[1:] if text[:1] == b"-" else text
+        if not (digits.isdigit() and len(digits) <= MAX_DIGITS):
+            raise WireError(f"the reply must be 'Money: ' and {players} whole numbers")
+        values.append(int(text))
+    if len(values) != players:
+        raise WireError(f"the reply must be 'Money: ' and {players} whole numbers")
+    return values
+
+
+def money_reply(values) -> bytes:
+    """``[0, -2, 2]`` -> ``b'Money: 0,-2,2'``."""
+    return b"Money: " + join(values).encode()
+
+
+# -- message shapes --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The named lines a game adds to three messages, in order (the rest is the same for every
+    game). Kuhn adds none; Hold'em adds ``Board``, ``Pot``, ``Stacks`` and ``Raise`` to
+    ``play``, for example. A bot reads the shape to know where each message ends."""
+
+    round: tuple[str, ...] = ()
+    play: tuple[str, ...] = ()
+    end: tuple[str, ...] = ()
+
+    def lines(self, first: bytes, players: int) -> int:
+        """How many lines the message starting with line ``first`` has, that line included;
+        0 for a line that starts no message."""
+        if first == b"play":
+            return 1 + players + len(self.play)
+        if first.startswith(b"EndAction: "):
+            return players
+        if first == b"init_hand":
+            return 3
+        if first == b"end_hand":
+            return 3 + players + len(self.end)
+        if first == b"init_round":
+            return 5 + len(self.round)
+        if first == b"end_round":
+            return 3
+        return 0
+
+
+# -- writing messages (server side) ----------------------------------------------------------
+
+
+def join(values) -> str:
+    """A protocol list: comma-separated, no spaces."""
+    return ",".join(map(str, values))
+
+
+def rotate(values: list, view: int) -> list:
+    """``values`` (by absolute seat) as seat ``view`` sees them: itself first, then clockwise."""
+    return values[view:] + values[:view]
+
+
+#: ``Action:`` lines already written, by (word, value): the same few recur in every hand.
+ACTION_LINES: dict[tuple[str, int], bytes] = {}
+
+
+def action_line(word: str, value: int) -> bytes:
+    """``Action: BET 2\\n`` (memoised in :data:`ACTION_LINES`)."""
+    line = ACTION_LINES.get((word, value))
+    if line is None:
+        if len(ACTION_LINES) > 8192:
+            ACTION_LINES.clear()
+        line = ACTION_LINES[word, value] = f"Action: {word} {value}\n".encode()
+    return line
+
+
+def fields_text(fields) -> str:
+    """``[('Board', '-'), ('Pot', '0')]`` -> ``'Board: -\\nPot: 0\\n'``."""
+    return "".join(f"{name}: {value}\n" for name, value in fields)
+
+
+def init_round_message(money: list[int], blinds: list[int], button: int,
+                       end_prob: tuple[int, int], fields: str = "") -> bytes:
+    return (f"init_round\nMoney: {join(money)}\nBlinds: {join(blinds)}\nButton: {button}\n"
+            f"EndProb: {end_prob[0]},{end_prob[1]}\n{fields}").encode()
+
+
+def init_hand_message(hand: int, cards: str) -> bytes:
+    return f"init_hand\nHand: {hand}\nCards: {cards}\n".encode()
+
+
+def play_message(actions: bytes, fields: str = "") -> bytes:
+    return b"play\n" + actions + fields.encode() if fields else b"play\n" + actions
+
+
+def end_hand_message(actions: bytes, showdown: list[str], pots: list[tuple[int, int]],
+                     fields: str = "") -> bytes:
+    pot_text = " ".join(f"{amount},{winner}" for amount, winner in pots)
+    return (b"end_hand\n" + actions
+            + f"Showdown: {','.join(showdown)}\nPots: {pot_text}\n{fields}".encode())
+
+
+def end_action_message(answers: list[str]) -> bytes:
+    return "".join(f"EndAction: {a}\n" for a in answers).encode()
+
+
+def end_round_message(bankrolls: list[int], hands: int) -> bytes:
+    return f"end_round\nBankrolls: {join(bankrolls)}\nNumHands: {hands}\n".encode()
+
+
+# -- reading messages (client side) ----------------------------------------------------------
+
+
+def parse_list(text: str | bytes) -> list[int]:
+    """``'1,-2, 3'`` -> ``[1, -2, 3]``."""
+    return [int(v) for v in text.split("," if isinstance(text, str) else b",")]
+
+
+def parse_action(text: str | bytes) -> tuple[str, int]:
+    """``'BET 2'`` -> ``('BET', 2)`` (the value is the money in front)."""
+    if isinstance(text, bytes):
+        text = text.decode()
+    word, _, value = text.partition(" ")
+    return word, int(value)
+
+
+def parse_cards(text: str | bytes) -> tuple[str, ...]:
+    """``'Ah Kd'`` -> ``('Ah', 'Kd')``; ``'-'`` or ``''`` -> ``()``."""
+    if isinstance(text, bytes):
+        text = text.decode()
+    text = text.strip()
+    return () if text in ("-", "") else tuple(text.split())
+
+
+def parse_pots(text: str | bytes) -> list[tuple[int, int]]:
+    """``'30,0 15,2'`` -> ``[(30, 0), (15, 2)]``: (amount, winner) per pot share."""
+    if isinstance(text, bytes):
+        text = text.decode()
+    pots = []
+    for share in text.split():
+        amount, _, winner = share.partition(",")
+        pots.append((int(amount), int(winner)))
+    return pots
+
+
+def parse_fields(lines: list[bytes], names: tuple[str, ...]) -> dict[str, bytes]:
+    """The values of the named lines ``names`` (in that order) at the start of ``lines``;
+    ValueError names the line that is not the one expected."""
+    values = {}
+    for line, name in zip(lines, names):
+        key, sep, value = line.partition(b": ")
+        if not sep or key.decode("utf-8", "replace") != name:
+            raise ValueError(f"expected a '{name}: ' line, got {line!r}")
+        values[name] = value
+    if len(lines) < len(names):
+        raise ValueError(f"missing the '{names[len(lines)]}: ' line")
+    return values
+
+
+class Framer:
+    """Collects the server's lines into whole messages, one line at a time.
+
+    ``players`` is learnt from ``init_round``'s ``Money`` line; the lines a game adds come from
+    its :class:`Shape`, which may change once ``init_round`` says which game is played (see
+    :meth:`set_shape`).
+    """
+
+    def __init__(self, shape: Shape) -> None:
+        self.shape = shape
+        self.players = 0
+        self._lines: list[bytes] = []
+        self._need = 0
+
+    @property
+    def busy(self) -> bool:
+        """Whether a message is in progress (the next line belongs to it)."""
+        return self._need > 0
+
+    def set_shape(self, shape: Shape) -> None:
+        """Read the messages that follow with ``shape`` (once the game is known)."""
+        self.shape = shape
+
+    def feed(self, line: bytes) -> list[bytes] | None:
+        """Take one line (without its newline); return the message's lines once complete."""
+        if self._need:
+            self._lines.append(line)
+            self._need -= 1
+        else:
+            if line == b"init_round":
+                count = self.shape.lines(line, 0)
+            else:
+                count = self.shape.lines(line, self.players)
+            if not count:
+                raise WireError(f"unexpected line from the server: {line!r}")
+            self._lines = [line]
+            self._need = count - 1
+        if self._need:
+            if len(self._lines) == 2 and self._lines[0] == b"init_round":
+                self.players = len(self._lines[1].split(b","))
+            return None
+        lines, self._lines = self._lines, []
+        return lines

@@ -1,0 +1,282 @@
+"""One bot process and the server's ends of its pipes: start it, write, read lines, end it.
+
+Each bot gets raw pipes in non-blocking mode. The server writes with ``os.write`` and reads
+with ``os.read``, and awaits (trio) only when a pipe would block: no stream objects, no task
+per line. stderr is drained all the time into a size-capped file by :class:`StderrDrain`.
+
+Nothing here knows the protocol or the clock: a failure is raised as :class:`PipeClosed` (the
+bot's end is gone) or :class:`TimedOut` (a deadline passed), and the table that uses this
+(:mod:`.runner`) says what it means.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import trio
+
+from . import sandbox
+from .bots import BotSpec
+from .limits import ResourceLimits
+
+#: A reply longer than this is refused rather than buffered without end.
+MAX_LINE = 4096
+
+
+class PipeClosed(Exception):
+    """The bot closed its end of a pipe (it exited, or closed its output)."""
+
+
+class TimedOut(Exception):
+    """A deadline passed while writing to (``writing``) or reading from a bot."""
+
+    def __init__(self, writing: bool) -> None:
+        self.writing = writing
+
+
+class LineTooLong(Exception):
+    """The bot sent more than :data:`MAX_LINE` bytes in one line; ``line`` is what came and
+    ``ended`` whether a newline came at last."""
+
+    def __init__(self, line: bytes, ended: bool) -> None:
+        self.line = line
+        self.ended = ended
+
+
+class StartFailed(Exception):
+    """The bot's program could not be started; ``str()`` says why."""
+
+
+class BotProcess:
+    """A started bot: its process, the write end of its stdin and the read end of its stdout."""
+
+    def __init__(self, process, wfd: int, rfd: int, *, sandboxed: bool,
+                 resources: ResourceLimits) -> None:
+        self.process = process
+        self.pid = process.pid
+        self.wfd = wfd
+        self.rfd = rfd
+        self.buffer = bytearray()
+        self.sandboxed = sandboxed
+        self.resources = resources
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def write_nowait(self, data: bytes) -> bytes:
+        """Write what the pipe takes now; return the rest (usually nothing)."""
+        try:
+            written = os.write(self.wfd, data)
+        except BlockingIOError:
+            return data
+        except BrokenPipeError:
+            return data  # reported by the read that follows, with the exit status
+        return data[written:]
+
+    async def write_rest(self, rest: bytes, deadline: float) -> None:
+        """Finish a write the pipe could not take at once, by ``deadline`` (trio time)."""
+        view = memoryview(rest)
+        while view:
+            try:
+                view = view[os.write(self.wfd, view):]
+                continue
+            except BlockingIOError:
+                pass
+            except BrokenPipeError:
+                raise PipeClosed from None
+            with trio.move_on_at(deadline):
+                await trio.lowlevel.wait_writable(self.wfd)
+                continue
+            raise TimedOut(writing=True)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def line_nowait(self) -> bytes | None:
+        """The next line (without its newline) if it is already here, else None. Never blocks;
+        raises :class:`LineTooLong` for a line over :data:`MAX_LINE` bytes."""
+        buffer = self.buffer
+        end = buffer.find(b"\n")
+        if end < 0:
+            if len(buffer) > MAX_LINE:
+                raise LineTooLong(bytes(buffer), ended=False)
+            try:
+                chunk = os.read(self.rfd, 65536)
+            except BlockingIOError:
+                return None
+            if not chunk:
+                return None  # end of file: read_line reports it
+            buffer += chunk
+            end = buffer.find(b"\n")
+            if end < 0:
+                if len(buffer) > MAX_LINE:
+                    raise LineTooLong(bytes(buffer), ended=False)
+                return None
+        if end > MAX_LINE:
+            raise LineTooLong(bytes(buffer[:end]), ended=True)
+        line = bytes(buffer[:end])
+        del buffer[: end + 1]
+        return line
+
+    async def read_line(self, deadline: float) -> bytes:
+        """Wait for the next line (without its newline) until ``deadline`` (trio time)."""
+        buffer = self.buffer
+        while True:
+            line = self.line_nowait()
+            if line is not None:
+                return line
+            try:
+                chunk = os.read(self.rfd, 65536)
+            except BlockingIOError:
+                with trio.move_on_at(deadline):
+                    await trio.lowlevel.wait_readable(self.rfd)
+                    continue
+                raise TimedOut(writing=False) from None
+            if not chunk:
+                raise PipeClosed
+            buffer += chunk
+
+    def next_line_preview(self) -> bytes:
+        """What follows the reply already read, up to its newline (at most 200 bytes)."""
+        return bytes(self.buffer.split(b"\n", 1)[0])[:200]
+
+    # -- the end ---------------------------------------------------------------------------
+
+    async def exit_status(self, wait: float) -> int | None:
+        """The exit code (negative: the signal), waiting up to ``wait`` s; None if running."""
+        with trio.move_on_after(wait):
+            await self.process.wait()
+        return self.process.returncode
+
+    def exit_text(self, code: int | None) -> str:
+        """``it exited with code 1``, ``it was killed by SIGSEGV ...``; '' while running."""
+        if code is None:
+            return ""
+        if self.sandboxed and code > 128:
+            code = -(code - 128)  # bwrap reports a signal as 128 + its number
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"it was killed by {name}" + self.resources.explain_signal(-code)
+        return f"it exited with code {code}"
+
+    def kill(self) -> None:
+        """End the bot and everything in its process group, now."""
+        for fd in (self.wfd, self.rfd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.wfd = self.rfd = -1
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+async def start(spec: BotSpec, *, env: dict, cwd=None, resources: ResourceLimits,
+                sandboxed: bool = False, scratch: Path | None = None, hidden=(),
+                stderr_fd: int) -> BotProcess:
+    """Start ``spec`` in a session of its own with its resource limits (under bubblewrap when
+    ``sandboxed``), its stderr going to ``stderr_fd``. Raises :class:`StartFailed`."""
+    confine = not spec.pass_fds  # a person's seat (the terminal) is the server's own helper
+    argv = list(spec.argv)
+    if confine and sandboxed:
+        argv = sandbox.wrap(argv, scratch, list(hidden), cwd)
+    to_bot_r, to_bot_w = os.pipe()
+    from_bot_r, from_bot_w = os.pipe()
+    try:
+        process = await trio.lowlevel.open_process(
+            argv, stdin=to_bot_r, stdout=from_bot_w, stderr=stderr_fd,
+            start_new_session=True, env=env, cwd=cwd, pass_fds=spec.pass_fds,
+            preexec_fn=resources.preexec() if confine else None,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        for fd in (to_bot_r, to_bot_w, from_bot_r, from_bot_w):
+            os.close(fd)
+        raise StartFailed(getattr(exc, "strerror", None) or str(exc)) from None
+    os.close(to_bot_r)
+    os.close(from_bot_w)
+    os.set_blocking(to_bot_w, False)
+    os.set_blocking(from_bot_r, False)
+    return BotProcess(process, to_bot_w, from_bot_r, sandboxed=confine and sandboxed,
+                      resources=resources)
+
+
+class StderrDrain:
+    """A bot's stderr: read whenever there is output, kept in ``path`` up to ``cap`` bytes;
+    the rest is counted and dropped, and a last line says how much."""
+
+    def __init__(self, path: Path, cap: int) -> None:
+        self.read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self.read_fd, False)
+        self.path = path
+        self.cap = cap
+        self.file = open(path, "wb", buffering=0)
+        self.kept = 0
+        self.seen = 0
+
+    def started(self) -> None:
+        """The bot holds the write end now: close ours, so end of file means it is gone."""
+        os.close(self.write_fd)
+        self.write_fd = -1
+
+    def take(self) -> bool:
+        """Move what is in the pipe to the file (up to the cap). False at end of file."""
+        while True:
+            try:
+                chunk = os.read(self.read_fd, 65536)
+            except BlockingIOError:
+                return True
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            self.seen += len(chunk)
+            room = self.cap - self.kept
+            if room > 0:
+                part = chunk[:room]
+                self.file.write(part)
+                self.kept += len(part)
+
+    async def run(self) -> None:
+        """Runs for the whole round; wakes only when the bot writes to stderr."""
+        while self.take():
+            await trio.lowlevel.wait_readable(self.read_fd)
+
+    def close(self) -> None:
+        if self.read_fd < 0:
+            return
+        self.take()  # what the killed processes left in the pipe
+        for fd in (self.read_fd, self.write_fd):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.read_fd = self.write_fd = -1
+        dropped = self.seen - self.kept
+        if dropped:
+            self.file.write(
+                f"\n[pokerbots: stderr truncated at {self.kept} bytes;"
+                f" {dropped} more bytes were dropped]\n".encode())
+        self.file.close()
+
+
+def stderr_tail(path: Path, lines: int = 10, max_bytes: int = 4096) -> str:
+    """The last lines a bot wrote to stderr, for error reports."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - max_bytes))
+            data = f.read()
+    except OSError as exc:
+        if exc.errno == errno.ENOENT:
+            return ""
+        raise
+    return "\n".join(data.decode("utf-8", "backslashreplace").splitlines()[-lines:])
