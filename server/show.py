@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from . import games
 from .logs import render_hand
 from .runner import stderr_tail
 
@@ -192,7 +193,9 @@ def show_text(path: Path, *, last: int | None = 10, hands_shown: bool = True,
         head = "Hand history" + ("" if len(shown) == len(hands)
                                  else f" (last {len(shown)} of {len(hands)} hands;"
                                       " --all for every hand)")
-        blocks.append(head + ":\n\n" + "".join(render_hand(h, labels) for h in shown).rstrip("\n"))
+        streets = _streets(summary, n)
+        blocks.append(head + ":\n\n"
+                      + "".join(render_hand(h, labels, streets) for h in shown).rstrip("\n"))
     elif hands_shown:
         blocks.append("No hand was completed.")
     if chart_shown and hands:
@@ -201,6 +204,15 @@ def show_text(path: Path, *, last: int | None = 10, hands_shown: bool = True,
         blocks.append("Bankrolls over the hands:\n\n"
                       + chart(series, width=max(20, min(100, columns - 12)), labels=labels))
     return "\n\n".join(blocks) + "\n"
+
+
+def _streets(summary: dict | None, players: int) -> tuple:
+    """The game's streets, to head the hand history (none when the summary does not say)."""
+    try:
+        game = games.make_game(summary["game"], players, **(summary.get("game_options") or {}))
+    except (TypeError, KeyError, ValueError):
+        return ()
+    return game.structure.streets
 
 
 def command() -> click.Command:

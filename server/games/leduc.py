@@ -1,7 +1,7 @@
 """Leduc Hold'em (Southey et al. 2005), 2 to 10 players, as data for the betting engine.
 
-The deck has two cards of each of N+1 ranks for N players (two players: J J Q Q K K; three:
-J J Q Q K K A A; as many ranks as players plus one, the highest ones, as OpenSpiel does). Each
+The deck has two cards of each of N+1 ranks for N players (two players: J J Q Q K K; from three
+players on the N+1 highest ranks, three players: J J Q Q K K A A, as OpenSpiel sizes it). Each
 player antes 1 and gets one private card; a first betting round; one board card; a second
 betting round. Bets are fixed: 2 in the first round, 4 in the second, at most two bets a round
 (a bet and one raise). The first player after the button acts first in both rounds. A pair with
@@ -28,8 +28,9 @@ STRUCTURE = Structure(
 
 
 def ranks_for(players: int) -> str:
-    """The ranks in play for ``players`` players, lowest first (two cards of each)."""
-    return RANKS[-(players + 1):]
+    """The ranks in play for ``players`` players, lowest first (two cards of each): J Q K for
+    two players (the classic game), else the N+1 highest."""
+    return "JQK" if players == 2 else RANKS[-(players + 1):]
 
 
 def parse_deal(game: Game, text: str) -> Deal:
