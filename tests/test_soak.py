@@ -10,6 +10,8 @@ import random
 import shutil
 from pathlib import Path
 
+import pytest
+
 from pokerbots.server import reaper
 from pokerbots.server.bots import parse_bot
 from pokerbots.server.limits import ResourceLimits
@@ -30,7 +32,16 @@ HARMLESS = ["split --seconds 0.02", "stderr-flood", "setsid-grandchild", "setsid
 ROUNDS = int(os.environ.get("POKERBOTS_SOAK_ROUNDS", "40"))
 
 
+def test_a_short_soak(tmp_path):
+    soak(tmp_path, rounds=8)
+
+
+@pytest.mark.slow
 def test_soak(tmp_path):
+    soak(tmp_path, rounds=ROUNDS)
+
+
+def soak(tmp_path, rounds: int) -> None:
     folder = tmp_path / "bots"
     folder.mkdir()
     shutil.copy(HOSTILE, folder / "hostile.py")
@@ -40,7 +51,7 @@ def test_soak(tmp_path):
     fds = len(os.listdir("/proc/self/fd"))
     limits = Limits(reply=0.3, startup=3.0, stderr_cap=50_000,
                     resources=ResourceLimits(memory_mib=512))
-    for number in range(ROUNDS):
+    for number in range(rounds):
         players = rng.choice([2, 3])
         seats = []
         culprit = None
