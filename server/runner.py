@@ -36,6 +36,7 @@ from .process import MAX_LINE, BotProcess, LineTooLong, PipeClosed, StderrDrain,
 from .referee import Exchange, Referee
 
 stderr_tail = process.stderr_tail
+_yield = os.sched_yield
 
 
 @dataclass
@@ -106,11 +107,20 @@ class ProcessTable:
     def poll(self, seat: int) -> bytes | None:
         if self._rest[seat]:
             return None
+        bot = self.bots[seat]
         try:
-            line = self.bots[seat].line_nowait()
+            line = bot.line_nowait()
+            if line is None:
+                # Give the CPU to the bots once: on the one CPU the match runs on, the bot
+                # answers and blocks on its next read long before the scheduler comes back
+                # here, so the reply is usually there without trio's (far dearer) wait.
+                _yield()
+                line = bot.line_nowait()
+                if line is None:
+                    return None
         except LineTooLong as exc:
             raise _too_long(seat, exc) from None
-        return None if line is None else self._got(seat, line)
+        return self._got(seat, line)
 
     async def reply(self, seat: int) -> bytes:
         """The slow path: finish the write and wait for the reply, within the seat's limit
