@@ -13,6 +13,7 @@ import click
 from . import __version__
 from .bots import BotSpecError
 from .human import explain, is_human, parse_seats
+from .logs import TRANSCRIPTS
 from .match import MatchConfig, MatchSetupError, pick_cpu, prepare, run_prepared
 from .options import bot_limit_options, game_options, make_limits, parse_game_options
 from .process import stderr_tail
@@ -85,9 +86,13 @@ def main() -> None:
 @bot_limit_options
 @click.option("--cpu", default="auto", show_default=True,
               help="Pin the match (server and bots) to one CPU: a number, 'auto' or 'none'.")
+@click.option("--transcripts", type=click.Choice(TRANSCRIPTS), default="full",
+              show_default=True,
+              help="Keep each seat's transcript (seatN.in): always, only when the round does"
+                   " not complete, or never. hands.jsonl is always complete.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeout,
-        startup_timeout, cpu, as_json, **limit_options):
+        startup_timeout, cpu, transcripts, as_json, **limit_options):
     """Play one round between BOTS, each a program path or a quoted command line.
 
     A .py file runs under this Python. A BOT of - (or human) is you: that seat is this
@@ -106,6 +111,7 @@ def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeou
         bots=specs, game=game, game_options=options, seed=seed, hands=hands,
         end_prob=parse_fraction(end_prob), cards=cards, logs=logs,
         limits=make_limits(startup_timeout, reply_timeout, **limit_options), cpu=parse_cpu(cpu),
+        transcripts=transcripts,
     )
     sys.exit(play_and_report(config, as_json=as_json))
 

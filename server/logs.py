@@ -7,8 +7,11 @@
 ``summary.json``    the match: bots, options, result or error
 ``timing.json``     wall-clock figures (the only file that differs between identical runs)
 
-Everything is written through buffers and flushed after every hand, so a failed or interrupted
-round keeps every completed hand.
+``hands.jsonl`` is flushed after every hand; the transcripts are written through buffers and
+flushed when the round ends in any way the server sees (completed, a fault, Ctrl-C, SIGTERM, an
+error of its own), so a failed or interrupted round keeps every completed hand. ``hands.txt`` is
+rendered from ``hands.jsonl`` when the round ends, off the per-message path (``pokerbots show``
+renders the same from ``hands.jsonl`` at any time).
 """
 
 from __future__ import annotations
@@ -37,27 +40,52 @@ def new_match_dir(root: str | os.PathLike, stem: str) -> Path:
     raise OSError(f"cannot create a new match folder under {root}")
 
 
-class MatchLog:
-    """Writes one match's logs into ``path``."""
+#: What becomes of the seat transcripts (``seatN.in``): kept, kept only when the round did not
+#: complete, or never written.
+TRANSCRIPTS = ("full", "failed", "none")
 
-    def __init__(self, path: Path, labels: list[str], streets=()) -> None:
+
+class _Discard:
+    """A transcript that is not kept."""
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class MatchLog:
+    """Writes one match's logs into ``path``. ``transcripts`` is one of :data:`TRANSCRIPTS`."""
+
+    def __init__(self, path: Path, labels: list[str], streets=(),
+                 transcripts: str = "full") -> None:
+        if transcripts not in TRANSCRIPTS:
+            raise ValueError(f"transcripts are one of {', '.join(TRANSCRIPTS)},"
+                             f" not {transcripts!r}")
         self.path = path
         self.labels = labels
         self.streets = streets
+        self.transcripts = transcripts
         n = len(labels)
-        self.seat_in = [open(path / f"seat{s}.in", "wb") for s in range(n)]
+        if transcripts == "none":
+            self.seat_in = [_Discard() for _ in range(n)]
+        else:
+            self.seat_in = [open(path / f"seat{s}.in", "wb", buffering=1 << 16)
+                            for s in range(n)]
         self.hands_jsonl = open(path / "hands.jsonl", "w", encoding="utf-8")
-        self.hands_txt = open(path / "hands.txt", "w", encoding="utf-8")
-        self._files = [*self.seat_in, self.hands_jsonl, self.hands_txt]
+        self._files = [*self.seat_in, self.hands_jsonl]
 
     def stderr_path(self, seat: int) -> Path:
         return self.path / f"seat{seat}.stderr"
 
     def hand(self, record: dict) -> None:
-        """Write one finished hand and flush every file (called by the referee's ``on_hand``)."""
+        """Write one finished hand, durably (called by the referee's ``on_hand``)."""
         self.hands_jsonl.write(_COMPACT_JSON.encode(record) + "\n")
-        self.hands_txt.write(render_hand(record, self.labels, self.streets))
-        self.flush()
+        self.hands_jsonl.flush()
 
     def flush(self) -> None:
         for f in self._files:
@@ -68,9 +96,27 @@ class MatchLog:
         _write_json(self.path / "summary.json", summary)
         _write_json(self.path / "timing.json", timing)
 
-    def close(self) -> None:
+    def close(self, completed: bool = True) -> None:
+        """Close every file and render ``hands.txt``; with transcripts kept only for failed
+        rounds, a ``completed`` round's transcripts are removed."""
         for f in self._files:
             f.close()
+        render_history(self.path / "hands.jsonl", self.path / "hands.txt", self.labels,
+                       self.streets)
+        if self.transcripts == "failed" and completed:
+            for s in range(len(self.labels)):
+                (self.path / f"seat{s}.in").unlink(missing_ok=True)
+
+
+def render_history(source: Path, target: Path, labels: list[str], streets=()) -> None:
+    """``hands.txt`` from ``hands.jsonl``, hand by hand (a line cut short by a crash ends it)."""
+    with open(source, encoding="utf-8") as lines, open(target, "w", encoding="utf-8") as out:
+        for line in lines:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                break
+            out.write(render_hand(record, labels, streets))
 
 
 def _write_json(path: Path, data: dict) -> None:

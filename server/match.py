@@ -41,6 +41,9 @@ class MatchConfig:
     limits: Limits = field(default_factory=Limits)
     #: CPU to pin the server and its bots to; None leaves scheduling to the system.
     cpu: int | None = None
+    #: Seat transcripts (seatN.in): "full" (kept), "failed" (kept when the round did not
+    #: complete) or "none".
+    transcripts: str = "full"
 
 
 @dataclass
@@ -116,7 +119,8 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
     except OSError as exc:
         raise MatchSetupError(f"cannot create a log folder under {config.logs}: {exc}; give --logs"
                               " a folder you can write to") from None
-    log = MatchLog(path, [b.label for b in config.bots], game.structure.streets)
+    log = MatchLog(path, [b.label for b in config.bots], game.structure.streets,
+                   transcripts=config.transcripts)
 
     def record(hand: dict) -> None:
         log.hand(hand)
@@ -142,7 +146,7 @@ def run_prepared(match: PreparedMatch) -> MatchOutcome:
             os.sched_setaffinity(0, previous)
         summary, timing = describe(match, outcome)
         match.log.write_summary(summary, timing)
-        match.log.close()
+        match.log.close(completed=summary["result"] == "completed")
     if outcome.interrupted == "SIGINT":
         raise KeyboardInterrupt  # the bots are ended and the logs complete
     return outcome
