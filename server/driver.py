@@ -57,12 +57,14 @@ async def drive(referee: Referee, table: Table) -> None:
     send = exchanges.send
     post, poll, answered = table.post, table.poll, table.answered
     exchange = None
+    s = part = 0
     try:
         exchange = send(None)
         while True:
             post(exchange)
             seat = exchange.seat
             if seat is not None:
+                s, part = seat, 0
                 line = poll(seat)
                 if line is None:
                     line = await table.reply(seat)
@@ -70,19 +72,32 @@ async def drive(referee: Referee, table: Table) -> None:
                 exchange = send(line)
                 continue
             replies = []
+            kinds = exchange.kinds
             for s in range(len(exchange.messages)):
-                line = poll(s)
-                if line is None:
-                    line = await table.reply(s)
-                replies.append(line)
+                if kinds is None:
+                    part = 0
+                    line = poll(s)
+                    if line is None:
+                        line = await table.reply(s)
+                    replies.append(line)
+                    continue
+                lines = []
+                for part in range(len(kinds[s])):  # noqa: B007 (the failure handler reads it)
+                    line = poll(s)
+                    if line is None:
+                        line = await table.reply(s)
+                    lines.append(line)
+                replies.append(tuple(lines))
             answered(exchange)
             exchange = send(replies)
     except StopIteration:
         return
     except SeatFailure as failure:
-        s = failure.seat
         message = exchange.messages[0] if exchange.seat is not None else exchange.messages[s]
-        raise referee.fault(s, exchange.kind, failure.reason, sent=message,
+        kind = exchange.kind
+        if exchange.kinds is not None:
+            kind, message = exchange.kinds[s][part], message[part]
+        raise referee.fault(failure.seat, kind, failure.reason, sent=message,
                             received=failure.received, legal=failure.legal) from None
 
 
@@ -98,19 +113,22 @@ class LocalTable:
         self.transcript = transcript
 
     def post(self, exchange: Exchange) -> None:
-        self._replies: dict[int, bytes] = {}
-        seat, kind = exchange.seat, exchange.kind
+        self._replies: dict[int, list[bytes]] = {}
+        seat, kinds = exchange.seat, exchange.kinds
         seats = range(len(exchange.messages)) if seat is None else (seat,)
         for s, message in zip(seats, exchange.messages):
-            reply = self.seats[s].receive(message)
-            if reply is None:
-                raise SeatFailure(s, "it did not reply")
-            if self.transcript is not None:
-                self.transcript.append((s, kind, message, reply))
-            self._replies[s] = reply
+            parts = zip(kinds[s], message) if kinds is not None else ((exchange.kind, message),)
+            replies = self._replies[s] = []
+            for kind, part in parts:
+                reply = self.seats[s].receive(part)
+                if reply is None:
+                    raise SeatFailure(s, "it did not reply")
+                if self.transcript is not None:
+                    self.transcript.append((s, kind, part, reply))
+                replies.append(reply)
 
     def poll(self, seat: int) -> bytes:
-        return self._replies.pop(seat)
+        return self._replies[seat].pop(0)
 
     async def reply(self, seat: int) -> bytes:  # pragma: no cover - poll always answers
         raise AssertionError("a local seat always answers at once")

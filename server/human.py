@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import select
 import sys
 
 from pokerbots.protocol.client import Bot, Client
+from pokerbots.protocol.wire import Framer, WireError
 
+from . import games
 from .bots import BotSpec, BotSpecError, parse_bot
 
 #: What a person types on the command line for their own seat.
@@ -160,21 +161,8 @@ def _choices(legal) -> list[str]:
     return out
 
 
-def read_message(fd: int) -> bytes:
-    """One message from the server: what is there now, plus what follows within a moment."""
-    data = os.read(fd, 65536)
-    if not data:
-        return b""
-    while select.select([fd], [], [], 0.02)[0]:
-        more = os.read(fd, 65536)
-        if not more:
-            break
-        data += more
-    return data
-
-
 class LineReader:
-    """The person's lines, one at a time (a pipe may deliver several at once)."""
+    """Lines from a file descriptor, one at a time (a pipe may deliver several at once)."""
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
@@ -191,12 +179,30 @@ class LineReader:
         return line + b"\n"
 
 
+def next_message(server: LineReader, framer: Framer) -> bytes:
+    """The server's next whole message (several may come in one write); b'' at the end."""
+    lines = []
+    while True:
+        line = server.line()
+        if line is None:
+            return b""
+        lines.append(line)
+        try:
+            if framer.feed(line.rstrip(b"\n").rstrip(b"\r")) is not None:
+                return b"".join(lines)
+        except WireError:
+            return b"".join(lines)  # not a message we know: show it, the server will judge
+
+
 def relay(in_fd: int, out_fd: int, err_fd: int) -> int:
     hints = os.isatty(err_fd)
     helper = Helper()
     person = LineReader(in_fd)
+    server = LineReader(0)
+    game = os.environ.get("POKERBOTS_GAME", games.DEFAULT)
+    framer = Framer(games.get(game if game in games.names() else games.DEFAULT).shape)
     while True:
-        message = read_message(0)
+        message = next_message(server, framer)
         if not message:
             return 0  # the server closed our input: the round is over
         os.write(out_fd, message)

@@ -26,11 +26,17 @@ from .games.base import Game, IllegalMove
 
 class Exchange(NamedTuple):
     """One step of the round: ``messages[s]`` for each seat asked. ``seat`` is the one seat asked
-    (``messages`` then holds its message alone), or ``None`` when every seat is asked."""
+    (``messages`` then holds its message alone), or ``None`` when every seat is asked.
+
+    When ``kinds`` is given the step is a bundle: ``messages[s]`` is a tuple of messages sent
+    together, of the kinds ``kinds[s]``, each answered by its own line, and the reply of seat
+    ``s`` is the tuple of those lines. ``kind`` is then the kind of the first message.
+    """
 
     kind: Kind
     seat: int | None
-    messages: Sequence[bytes]
+    messages: Sequence
+    kinds: Sequence[tuple[Kind, ...]] | None = None
 
 
 _READY = b"READY"
@@ -76,6 +82,7 @@ class Referee:
         self.hand_number: int | None = None
         self._order = [rotate(list(range(n)), v) for v in range(n)]
         self._hand = None
+        self._money_hand: int | None = None  # the hand whose Money replies are due
 
     # -- the round -------------------------------------------------------------------------
 
@@ -93,17 +100,36 @@ class Referee:
 
         number = 0
         button = self.button
+        ends: list[bytes] | None = None  # the last hand's EndAction lines, still to be sent
         while True:
             deal = self._next_deal()
             if deal is None:
                 break
             self.hand_number = number
             self._hand = hand = game.new_hand(button, deal)
-            messages = [wire.init_hand_message(number, hand.hole_text(v)) for v in range(n)]
-            replies = yield Exchange(Kind.INIT_HAND, None, messages)
-            self._expect_all(Kind.INIT_HAND, replies, _READY, messages)
+            self._start_betting()
+            starts = [wire.init_hand_message(number, hand.hole_text(v)) for v in range(n)]
+            actor = hand.to_act
+            play = self._play_message(hand, actor) if actor is not None else None
+            # One write per seat: the last hand's EndAction lines, this hand's init_hand and,
+            # for the first to act, its play message; each is answered by its own line.
+            parts, kinds = [], []
+            for v in range(n):
+                part = [starts[v]] if ends is None else [ends[v], starts[v]]
+                kind = [Kind.INIT_HAND] if ends is None else [Kind.END_ACTION, Kind.INIT_HAND]
+                if v == actor:
+                    part.append(play)
+                    kind.append(Kind.PLAY)
+                parts.append(tuple(part))
+                kinds.append(tuple(kind))
+            replies = yield Exchange(kinds[0][0], None, parts, kinds)
+            if ends is not None:
+                for v in range(n):
+                    self._judge_money(v, replies[v][0], ends[v])
+            at = 0 if ends is None else 1
+            self._expect_all(Kind.INIT_HAND, [r[at] for r in replies], _READY, starts)
 
-            yield from self._betting(hand)
+            yield from self._betting(hand, None if actor is None else (play, replies[actor][-1]))
 
             record = self._settle(hand, number, button)
             self.hands_played = number + 1
@@ -112,11 +138,8 @@ class Referee:
             messages = [self._end_hand_message(hand, v, record["showdown"]) for v in range(n)]
             replies = yield Exchange(Kind.END_HAND, None, messages)
             words = [self._end_reply(v, replies[v], messages[v]) for v in range(n)]
-
-            messages = [wire.end_action_message(rotate(words, v)) for v in range(n)]
-            replies = yield Exchange(Kind.END_ACTION, None, messages)
-            for v in range(n):
-                self._judge_money(v, replies[v], messages[v])
+            ends = [wire.end_action_message(rotate(words, v)) for v in range(n)]
+            self._money_hand = number
 
             number += 1
             button = (button + 1) % n
@@ -124,9 +147,16 @@ class Referee:
                 break
 
         self.hand_number = None
-        messages = [wire.end_round_message(rotate(self.bankrolls, v), number) for v in range(n)]
-        replies = yield Exchange(Kind.END_ROUND, None, messages)
-        self._expect_all(Kind.END_ROUND, replies, wire.GOODBYE_BYTES, messages)
+        finals = [wire.end_round_message(rotate(self.bankrolls, v), number) for v in range(n)]
+        if ends is None:
+            replies = yield Exchange(Kind.END_ROUND, None, finals)
+            self._expect_all(Kind.END_ROUND, replies, wire.GOODBYE_BYTES, finals)
+            return
+        both = (Kind.END_ACTION, Kind.END_ROUND)
+        replies = yield Exchange(Kind.END_ACTION, None, list(zip(ends, finals)), [both] * n)
+        for v in range(n):
+            self._judge_money(v, replies[v][0], ends[v])
+        self._expect_all(Kind.END_ROUND, [r[1] for r in replies], wire.GOODBYE_BYTES, finals)
 
     def expected(self, seat: int, kind: Kind) -> str:
         """What ``seat`` may answer to the ``kind`` message just sent (for error reports)."""
@@ -146,9 +176,10 @@ class Referee:
             legal = self.expected(seat, kind)
         elif isinstance(legal, Legal):
             legal = legal.describe()
-        return BotFault(seat, reason, bot=self.labels[seat], hand=self.hand_number,
-                        kind=kind.value, sent=None if sent is None else sent.decode(),
-                        received=received, legal=legal)
+        hand = self._money_hand if kind is Kind.END_ACTION else self.hand_number
+        return BotFault(seat, reason, bot=self.labels[seat], hand=hand, kind=kind.value,
+                        sent=None if sent is None else sent.decode(), received=received,
+                        legal=legal)
 
     def _next_deal(self):
         if self._deals is not None:
@@ -165,29 +196,41 @@ class Referee:
 
     # -- one hand --------------------------------------------------------------------------
 
-    def _betting(self, hand) -> Generator[Exchange, object, None]:
-        """Ask each seat in turn for its decision until the hand is over."""
+    def _start_betting(self) -> None:
+        """Forget the last hand's actions (the Action lines start afresh)."""
         n = self.players
         # last[p]: p's latest action this hand as (word, value, street, sequence number);
         # seen[v]: the sequence number of v's own latest decision.
-        last: list[tuple | None] = [None] * n
-        seen = [-1] * n
-        fold_street: list[int | None] = [None] * n
-        self._last, self._seen, self._fold_street = last, seen, fold_street
-        self._actions = actions = []
-        seq = 0
+        self._last: list[tuple | None] = [None] * n
+        self._seen = [-1] * n
+        self._fold_street: list[int | None] = [None] * n
+        self._actions: list[list] = []
+        self._seq = 0
+
+    def _play_message(self, hand, seat: int) -> bytes:
+        return wire.play_message(self._action_lines(hand, seat), hand.play_lines(seat))
+
+    def _betting(self, hand, first: tuple[bytes, bytes] | None
+                 ) -> Generator[Exchange, object, None]:
+        """Ask each seat in turn for its decision until the hand is over. ``first`` is the
+        first decision's message and reply when they went out with init_hand."""
         while hand.to_act is not None:
             seat = hand.to_act
-            message = wire.play_message(self._action_lines(hand, seat), hand.play_lines(seat))
-            reply = yield Exchange(Kind.PLAY, seat, (message,))
+            if first is not None:
+                message, reply = first
+                first = None
+            else:
+                message = self._play_message(hand, seat)
+                reply = yield Exchange(Kind.PLAY, seat, (message,))
             street = hand.street
             word, value = self._judge_action(hand, seat, reply, message)
-            last[seat] = (word, value, street, seq)
-            seen[seat] = seq
-            seq += 1
+            seq = self._seq
+            self._last[seat] = (word, value, street, seq)
+            self._seen[seat] = seq
+            self._seq = seq + 1
             if word == "FOLD":
-                fold_street[seat] = street
-            actions.append([seat, word, value, street])
+                self._fold_street[seat] = street
+            self._actions.append([seat, word, value, street])
 
     def _action_lines(self, hand, view: int) -> bytes:
         """One ``Action:`` line per player as ``view`` sees them (the protocol's Action rule)."""

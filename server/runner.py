@@ -76,31 +76,42 @@ class ProcessTable:
 
     def __init__(self, bots: list[BotProcess], transcripts: list, clocks: list[SeatClock],
                  limits: Limits) -> None:
+        n = len(bots)
         self.bots = bots
         self.transcripts = transcripts
         self.clocks = clocks
         self.limits = limits
-        self._rest = [b""] * len(bots)
+        self._rest = [b""] * n
         self._kind = Kind.INIT_ROUND
+        self._kinds: list | None = None  # a bundle's kinds per seat, else None
+        self._read = [0] * n  # lines read from each seat in this exchange
         self._limit = limits.startup  # until init_round is answered; then the reply limit
-        self._t0 = self._mark = 0.0
+        self._t0 = [0.0] * n  # when each seat's awaited reply became due
+        self._mark = 0.0  # the end of the last stretch of waiting charged to a seat
 
     def post(self, exchange: Exchange) -> None:
-        kind = self._kind = exchange.kind
+        self._kind = exchange.kind
         seat = exchange.seat
         if seat is not None:  # the hot path: one seat, one message
-            self._t0 = self._mark = time.perf_counter()
+            self._kinds = None
+            self._t0[seat] = self._mark = time.perf_counter()
             message = exchange.messages[0]
             self.transcripts[seat].write(message)
             self._rest[seat] = self.bots[seat].write_nowait(message)
             return
+        kinds = self._kinds = exchange.kinds
         limits = self.limits
-        self._limit = limits.startup if kind is Kind.INIT_ROUND else limits.reply
-        if kind is Kind.INIT_HAND and limits.time_bank is not None and limits.time_per_hand:
+        self._limit = limits.startup if exchange.kind is Kind.INIT_ROUND else limits.reply
+        starts = kinds[0] if kinds is not None else (exchange.kind,)
+        if Kind.INIT_HAND in starts and limits.time_bank is not None and limits.time_per_hand:
             for clock in self.clocks:
                 clock.budget += limits.time_per_hand
-        self._t0 = self._mark = time.perf_counter()
+        now = self._mark = time.perf_counter()
         for s, message in enumerate(exchange.messages):
+            if kinds is not None:
+                message = b"".join(message)
+                self._read[s] = 0
+            self._t0[s] = now
             self.transcripts[s].write(message)
             self._rest[s] = self.bots[s].write_nowait(message)
 
@@ -122,14 +133,20 @@ class ProcessTable:
             raise _too_long(seat, exc) from None
         return self._got(seat, line)
 
+    def _awaited(self, seat: int) -> Kind:
+        """The kind of the message whose reply ``seat`` owes."""
+        kinds = self._kinds
+        return self._kind if kinds is None else kinds[seat][self._read[seat]]
+
     async def reply(self, seat: int) -> bytes:
         """The slow path: finish the write and wait for the reply, within the seat's limit
-        (from the moment the message was written) and what is left of its bank."""
+        (from the moment the reply became due) and what is left of its bank."""
         bot = self.bots[seat]
         clock = self.clocks[seat]
         limit = clock.reply_limit or self._limit
         now = time.perf_counter()
-        by_limit = limit - (now - self._t0)
+        t0 = self._t0[seat]
+        by_limit = limit - (now - t0)
         by_bank = clock.left() - (now - self._mark)
         deadline = trio.current_time() + min(by_limit, by_bank)
         try:
@@ -139,12 +156,13 @@ class ProcessTable:
                 await bot.write_rest(rest, deadline)
             line = await bot.read_line(deadline)
         except TimedOut as exc:
-            waited = time.perf_counter() - self._t0
+            waited = time.perf_counter() - t0
             if by_bank < by_limit:
                 clock.used += time.perf_counter() - self._mark
                 raise self._out_of_bank(seat, waited) from None
-            reason = late_reason(self._kind.value, limit, waited, writing=exc.writing,
-                                 partial=bytes(bot.buffer), startup=self._kind is Kind.INIT_ROUND)
+            kind = self._awaited(seat)
+            reason = late_reason(kind.value, limit, waited, writing=exc.writing,
+                                 partial=bytes(bot.buffer), startup=kind is Kind.INIT_ROUND)
             code = bot.process.poll()
             if code is not None:
                 reason += (f" ({bot.exit_text(code)}, but a process it started still holds its"
@@ -167,6 +185,12 @@ class ProcessTable:
         self._mark = now
         if clock.used > clock.budget:
             raise self._out_of_bank(seat, waited)
+        kinds = self._kinds
+        if kinds is not None:
+            read = self._read[seat] = self._read[seat] + 1
+            if read < len(kinds[seat]):
+                self._t0[seat] = now  # the next reply of the bundle is due from now
+                return line
         bot = self.bots[seat]
         if bot.buffer:
             extra = bot.next_line_preview().decode("utf-8", "backslashreplace")

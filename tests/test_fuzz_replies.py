@@ -37,9 +37,30 @@ def good_reply(referee: Referee, seat: int, kind: str) -> bytes:
     return referee.expected(seat, Kind(kind)).encode()
 
 
-def unpack(exchange):
-    """(seat asked or None, kind name, messages) of an exchange."""
-    return exchange.seat, exchange.kind.value, exchange.messages
+def slots(exchange) -> list[tuple[int, int | None, str]]:
+    """Every reply an exchange asks for, as (seat, part in a bundle or None, kind name)."""
+    if exchange.seat is not None:
+        return [(exchange.seat, None, exchange.kind.value)]
+    if exchange.kinds is None:
+        return [(s, None, exchange.kind.value) for s in range(len(exchange.messages))]
+    return [(s, i, kind.value) for s, kinds in enumerate(exchange.kinds)
+            for i, kind in enumerate(kinds)]
+
+
+def replies_for(referee: Referee, exchange, bad=None):
+    """Good replies to every slot of ``exchange``, except ``bad = ((seat, part), reply)``."""
+    answers = {}
+    for seat, part, kind in slots(exchange):
+        answer = good_reply(referee, seat, kind)
+        if bad is not None and bad[0] == (seat, part):
+            answer = bad[1]
+        answers[seat, part] = answer
+    if exchange.seat is not None:
+        return answers[exchange.seat, None]
+    if exchange.kinds is None:
+        return [answers[s, None] for s in range(len(exchange.messages))]
+    return [tuple(answers[s, i] for i in range(len(kinds)))
+            for s, kinds in enumerate(exchange.kinds)]
 
 
 def near_misses(legal: bytes) -> st.SearchStrategy[bytes]:
@@ -61,34 +82,25 @@ def near_misses(legal: bytes) -> st.SearchStrategy[bytes]:
 
 
 def run_to_slot(game_name: str, players: int, seed: int, slot: str, occurrence: int):
-    """A referee driven with good replies up to the chosen slot; returns (gen, exchange)."""
+    """A referee driven with good replies up to an exchange that asks for ``slot``."""
     game = make_game(game_name, players)
     referee = Referee(game, random.Random(seed), hands=3)
     gen = referee.exchanges()
     exchange = gen.send(None)
     seen = 0
     while True:
-        target, kind, payload = unpack(exchange)
-        if kind == slot:
-            if seen == occurrence or kind in ("init_round", "end_round"):
+        if any(kind == slot for _, _, kind in slots(exchange)):
+            if seen == occurrence or slot in ("init_round", "end_round"):
                 return referee, gen, exchange
             seen += 1
-        if target is None:
-            replies = [good_reply(referee, s, kind) for s in range(players)]
-            exchange = gen.send(replies)
-        else:
-            exchange = gen.send(good_reply(referee, target, kind))
+        exchange = gen.send(replies_for(referee, exchange))
 
 
-def finish(referee: Referee, gen, exchange, players: int) -> None:
+def finish(referee: Referee, gen, exchange) -> None:
     """Play the rest of the round with good replies: an accepted reply must leave a sane state."""
     try:
         while True:
-            target, kind, _ = unpack(exchange)
-            if target is None:
-                exchange = gen.send([good_reply(referee, s, kind) for s in range(players)])
-            else:
-                exchange = gen.send(good_reply(referee, target, kind))
+            exchange = gen.send(replies_for(referee, exchange))
     except StopIteration:
         pass
 
@@ -100,20 +112,15 @@ def test_every_reply_slot_gives_a_legal_action_or_a_bot_fault(data, game, seed, 
                                                               occurrence, arbitrary):
     name, players = game
     referee, gen, exchange = run_to_slot(name, players, seed, slot, occurrence)
-    target, kind, payload = unpack(exchange)
-    seat = target if target is not None else data.draw(st.integers(0, players - 1))
+    seat, part, kind = data.draw(st.sampled_from(
+        [found for found in slots(exchange) if found[2] == slot]))
     legal = good_reply(referee, seat, kind)
     if arbitrary:
         reply = data.draw(st.binary(max_size=MAX_LINE).filter(lambda b: b"\n" not in b))
     else:
         reply = data.draw(near_misses(legal))
     try:
-        if target is None:
-            replies = [good_reply(referee, s, kind) for s in range(players)]
-            replies[seat] = reply
-            exchange = gen.send(replies)
-        else:
-            exchange = gen.send(reply)
+        exchange = gen.send(replies_for(referee, exchange, bad=((seat, part), reply)))
     except BotFault as fault:
         assert fault.seat == seat
         assert fault.reason
@@ -132,7 +139,7 @@ def test_every_reply_slot_gives_a_legal_action_or_a_bot_fault(data, game, seed, 
         assert plain.startswith(b"Money: ")
     else:
         assert plain in (b"READY", b"OK"), reply
-    finish(referee, gen, exchange, players)
+    finish(referee, gen, exchange)
 
 
 class _Exited:

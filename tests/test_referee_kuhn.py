@@ -30,9 +30,13 @@ def seed_round():
     decisions = {s: [d.encode() for d in ds] for s, ds in SEED_DECISIONS.items()}
     base = honest(referee, lambda seat, message: decisions[seat].pop(0))
 
+    moneys = []
+
     def reply(seat, kind, message):
-        if kind == "end_action" and seat == 0 and referee.hand_number == 0:
-            return b"Money: -2, -1, 3"  # as the document writes it
+        if kind == "end_action" and seat == 0:
+            moneys.append(message)
+            if len(moneys) == 1:
+                return b"Money: -2, -1, 3"  # as the document writes it, after the first hand
         return base(seat, kind, message)
 
     return referee, run(referee, reply)
