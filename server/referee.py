@@ -40,6 +40,8 @@ class Exchange(NamedTuple):
 
 
 _READY = b"READY"
+_FOLDED = wire.action_line("FOLD", 0)  # a player who folded on an earlier street
+_PASS = {chips: wire.action_line("PASS", chips) for chips in range(64)}
 
 
 class Referee:
@@ -107,7 +109,7 @@ class Referee:
                 break
             self.hand_number = number
             self._hand = hand = game.new_hand(button, deal)
-            self._start_betting()
+            self._start_betting(hand)
             starts = [wire.init_hand_message(number, hand.hole_text(v)) for v in range(n)]
             actor = hand.to_act
             play = self._play_message(hand, actor) if actor is not None else None
@@ -196,9 +198,10 @@ class Referee:
 
     # -- one hand --------------------------------------------------------------------------
 
-    def _start_betting(self) -> None:
+    def _start_betting(self, hand) -> None:
         """Forget the last hand's actions (the Action lines start afresh)."""
         n = self.players
+        self._blinds = [wire.action_line("BLIND", chips) for chips in hand.forced]
         # last[p]: p's latest action this hand as (word, value, street, sequence number);
         # seen[v]: the sequence number of v's own latest decision.
         self._last: list[tuple | None] = [None] * n
@@ -225,7 +228,7 @@ class Referee:
             street = hand.street
             word, value = self._judge_action(hand, seat, reply, message)
             seq = self._seq
-            self._last[seat] = (word, value, street, seq)
+            self._last[seat] = (wire.action_line(word, value), street, seq)
             self._seen[seat] = seq
             self._seq = seq + 1
             if word == "FOLD":
@@ -238,19 +241,18 @@ class Referee:
         since = self._seen[view]
         last = self._last
         fold_street = self._fold_street
-        cached = wire.ACTION_LINES.get
+        front = hand.front
         lines = []
         for p in self._order[view]:
             act = last[p]
-            if act is not None and act[2] == street and (act[3] > since or p == view):
-                key = (act[0], act[1])
+            if act is not None and act[1] == street and (act[2] > since or p == view):
+                lines.append(act[0])
             elif act is None and street == 0:
-                key = ("BLIND", hand.forced[p])
+                lines.append(self._blinds[p])
             elif fold_street[p] is not None and fold_street[p] < street:
-                key = ("FOLD", 0)
+                lines.append(_FOLDED)
             else:
-                key = ("PASS", hand.front[p])
-            lines.append(cached(key) or wire.action_line(*key))
+                lines.append(_PASS.get(front[p]) or wire.action_line("PASS", front[p]))
         return b"".join(lines)
 
     def _judge_action(self, hand, seat: int, reply: bytes, message: bytes) -> tuple[str, int]:

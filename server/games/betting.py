@@ -86,6 +86,8 @@ class Hand:
         self.street = 0
         #: Board cards shown so far.
         self.revealed = 0
+        self._shown_board = 0
+        self._board_text = "-"
         # acted[s]: the table bet s left or faced at its latest action this street, -1 if none.
         self.acted = [-1] * n
         self._shown = [False] * n
@@ -332,7 +334,11 @@ class Hand:
         return self.hole_text(seat) if self._shown[seat] else "-"
 
     def board_text(self) -> str:
-        return " ".join(self.board[: self.revealed]) or "-"
+        revealed = self.revealed
+        if revealed != self._shown_board:
+            self._shown_board = revealed
+            self._board_text = " ".join(self.board[:revealed]) or "-"
+        return self._board_text
 
     def field(self, name: str, view: int) -> str:
         """The value of the named line ``name`` of a ``play`` or ``end_hand`` message, as seat
