@@ -1,8 +1,14 @@
-"""The ``pokerbots`` command line."""
+"""The ``pokerbots`` command line.
+
+It imports only what the command it runs needs: ``pokerbots run --help`` loads click and the
+game registry, not trio, rich or eval7, and the commands that live in modules of their own are
+imported only when they run (see :class:`Commands`).
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import sys
 import time
@@ -11,12 +17,8 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .bots import BotSpecError
-from .human import explain, is_human, parse_seats
 from .logs import TRANSCRIPTS
-from .match import MatchConfig, MatchSetupError, pick_cpu, prepare, run_prepared
 from .options import bot_limit_options, game_options, make_limits, parse_game_options
-from .process import stderr_tail
 
 #: Exit codes: 0 the match completed, 1 a bot broke the rules, 2 the command was wrong,
 #: 130 interrupted by Ctrl-C.
@@ -47,7 +49,9 @@ def parse_fraction(text: str) -> tuple[int, int]:
 
 def parse_cpu(text: str) -> int | None:
     if text == "auto":
-        return pick_cpu()
+        from .cpus import claim_cpu
+
+        return claim_cpu()
     if text == "none":
         return None
     if text.isdigit():
@@ -55,7 +59,35 @@ def parse_cpu(text: str) -> int | None:
     raise click.BadParameter(f"{text!r}: give a CPU number, 'auto' or 'none'")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Commands(click.Group):
+    """The commands: those defined here, and those in modules of their own, listed in
+    :attr:`LAZY` with their one-line help and imported only when they run."""
+
+    #: name -> (module under pokerbots.server with a ``command()`` function, short help)
+    LAZY = {
+        "smoke": ("smoke", "Test a bot against random bots in short matches (for CI)."),
+        "deal": ("deal", "Print the exact text a seat receives, to feed to a bot."),
+        "show": ("show", "Summary, hand history and bankroll chart of a match."),
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.LAZY])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.LAZY:
+            module = importlib.import_module(f"{__package__}.{self.LAZY[name][0]}")
+            return module.command()
+        return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, self.commands[name].get_short_help_str(limit=300))
+                for name in super().list_commands(ctx)]
+        rows += [(name, help) for name, (_, help) in self.LAZY.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(sorted(rows))
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pokerbots")
 def main() -> None:
     """Run matches between poker bots: programs in any language that play over stdin/stdout.
@@ -100,6 +132,10 @@ def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeou
     heads-up; each game says how many it takes. Exit code: 0 completed, 1 a bot broke the
     rules, 2 bad command line.
     """
+    from .bots import BotSpecError
+    from .human import parse_seats
+    from .match import MatchConfig
+
     options = parse_game_options(game, game_texts)
     try:
         specs = parse_seats(bots)
@@ -116,8 +152,13 @@ def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeou
     sys.exit(play_and_report(config, as_json=as_json))
 
 
-def play_and_report(config: MatchConfig, *, as_json: bool = False) -> int:
-    """Play ``config``, print the result or the error; return the exit code."""
+def play_and_report(config, *, as_json: bool = False) -> int:
+    """Play the match ``config`` (a MatchConfig), print the result or the error; return the
+    exit code."""
+    from .human import explain, is_human
+    from .match import MatchSetupError, prepare, run_prepared
+    from .process import stderr_tail
+
     human = any(map(is_human, config.bots))  # a person plays on this terminal: no progress line
     progress = _Progress(config) if (sys.stdout.isatty() and not as_json and not human) else None
     try:
@@ -158,7 +199,7 @@ def play_and_report(config: MatchConfig, *, as_json: bool = False) -> int:
     return 0
 
 
-def _print_table(config: MatchConfig, outcome, path: Path) -> None:
+def _print_table(config, outcome, path: Path) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -181,7 +222,7 @@ def _print_table(config: MatchConfig, outcome, path: Path) -> None:
 class _Progress:
     """A live line on a terminal: hands played, hands per second, bankrolls."""
 
-    def __init__(self, config: MatchConfig) -> None:
+    def __init__(self, config) -> None:
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
         self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"),
@@ -208,15 +249,6 @@ class _Progress:
         money = "  ".join(f"{m:+d}" for m in record["bankrolls"])
         self._progress.update(self._task, completed=hands,
                               description=f"hand {hands:,}  {rate:,.0f} hands/s  bankrolls {money}")
-
-
-# Subcommands that live in their own modules (registered last: they use the options above).
-from . import deal as _deal  # noqa: E402
-from . import show as _show  # noqa: E402
-from . import smoke as _smoke  # noqa: E402
-
-for _module in (_smoke, _deal, _show):
-    main.add_command(_module.command())
 
 
 if __name__ == "__main__":

@@ -195,9 +195,10 @@ def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, 
 
 
 def pick_cpu() -> int:
-    """A CPU for a match: spread concurrent matches by process id over the allowed CPUs."""
-    allowed = sorted(os.sched_getaffinity(0))
-    return allowed[os.getpid() % len(allowed)]
+    """A CPU for a match that no other pokerbots process has claimed (see :mod:`.cpus`)."""
+    from .cpus import claim_cpu
+
+    return claim_cpu()
 
 
 def _pin(cpu: int) -> None:

@@ -14,8 +14,6 @@ import functools
 import click
 
 from . import games
-from .limits import ResourceLimits
-from .runner import Limits
 
 
 def _flags() -> dict[str, tuple[str, list]]:
@@ -122,7 +120,11 @@ def bot_limit_options(func):
 
 
 def make_limits(startup, reply, *, time_bank, time_per_hand, max_memory, max_cpu, max_files,
-                max_file_size, stderr_cap, sandbox) -> Limits:
+                max_file_size, stderr_cap, sandbox):
+    """The :class:`~.runner.Limits` the limit options ask for."""
+    from .limits import ResourceLimits
+    from .runner import Limits
+
     return Limits(
         startup=startup, reply=reply, time_bank=time_bank or None, time_per_hand=time_per_hand,
         resources=ResourceLimits(memory_mib=max_memory, cpu_seconds=max_cpu,

@@ -1,0 +1,59 @@
+"""Choosing the CPU a match runs on (``--cpu auto``).
+
+A match pins itself and its bots to one CPU: they take turns, and waking a process on the same
+CPU costs far less than on another. Matches started together must not share a CPU while
+another is idle, so a match claims its CPU: an exclusive ``flock`` on a file per CPU in a folder
+shared by every pokerbots process of the user. The claim lasts as long as the process (the
+kernel drops the lock when it exits, however it exits). When every allowed CPU is claimed, the
+match shares one, chosen by its process id: it still runs, only slower.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import tempfile
+from pathlib import Path
+
+_held: dict[int, int] = {}  # cpu -> the open lock file this process holds
+
+
+def lock_folder() -> Path:
+    """Where the CPU claims live: per user, on the local machine."""
+    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+    return Path(base) / f"pokerbots-cpus-{os.getuid()}"
+
+
+def claim_cpu() -> int:
+    """A CPU this process may use that no other pokerbots process has claimed, claimed until
+    this process exits (or the first allowed CPU when all are claimed)."""
+    allowed = sorted(os.sched_getaffinity(0))
+    for cpu in allowed:
+        if cpu in _held:
+            return cpu
+    folder = lock_folder()
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+    except OSError:
+        return allowed[os.getpid() % len(allowed)]
+    for cpu in allowed:
+        try:
+            fd = os.open(folder / f"cpu{cpu}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        os.set_inheritable(fd, False)  # the bots must not keep the claim alive
+        _held[cpu] = fd
+        return cpu
+    return allowed[os.getpid() % len(allowed)]
+
+
+def release_cpu(cpu: int) -> None:
+    """Give up this process's claim on ``cpu`` (for a process that plays many matches)."""
+    fd = _held.pop(cpu, None)
+    if fd is not None:
+        os.close(fd)

@@ -1,0 +1,67 @@
+"""--cpu auto: matches started together claim distinct CPUs while there are free ones."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+CLAIM = """
+import sys, time
+from pokerbots.server.cpus import claim_cpu
+print(claim_cpu(), flush=True)
+sys.stdin.read()  # hold the claim until told to exit
+"""
+
+
+def test_processes_holding_claims_get_distinct_cpus_then_share(tmp_path):
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    allowed = sorted(os.sched_getaffinity(0))
+    holders = []
+    try:
+        for _ in range(len(allowed) + 1):
+            p = subprocess.Popen([sys.executable, "-c", CLAIM], env=env, text=True,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            holders.append((p, int(p.stdout.readline())))
+        cpus = [cpu for _, cpu in holders]
+        assert sorted(cpus[:len(allowed)]) == allowed  # one each while any is free
+        assert cpus[-1] in allowed  # then a CPU is shared rather than refused
+        # A claim ends with its process: the next match gets that CPU back.
+        first, cpu = holders.pop(0)
+        first.stdin.close()
+        first.wait(10)
+        again = subprocess.run([sys.executable, "-c", CLAIM], env=env, input="", text=True,
+                               capture_output=True, timeout=30)
+        assert int(again.stdout) == cpu
+    finally:
+        for p, _ in holders:
+            p.stdin.close()
+            p.wait(10)
+
+
+AFFINITY_BOT = """
+import os, sys
+from pokerbots.protocol.client import run
+print("cpus", sorted(os.sched_getaffinity(0)), file=sys.stderr, flush=True)
+run(lambda state: state.check_or_call())
+"""
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to compare")
+def test_two_matches_started_together_run_on_different_cpus(tmp_path):
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    bot = tmp_path / "affinity_bot.py"
+    bot.write_text(AFFINITY_BOT)
+    runs = [subprocess.Popen([sys.executable, "-m", "pokerbots.server.cli", "run", bot, bot,
+                              "--hands", "300", "--logs", tmp_path / f"logs{i}"], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            for i in range(2)]
+    for p in runs:
+        assert p.wait(60) == 0, p.stderr.read()
+    seen = []
+    for i in range(2):
+        (match,) = (tmp_path / f"logs{i}").iterdir()
+        seen.append((match / "seat0.stderr").read_text().split("\n")[0])
+    assert seen[0] != seen[1] and all(s.startswith("cpus [") for s in seen), seen
