@@ -553,23 +553,36 @@ def run(bot: Bot | Callable[[State], str], *, stdin=None, stdout=None,
         game: str | None = None, check: bool = True) -> Client:
     """Play one round on ``stdin``/``stdout`` (binary streams; default the process's own).
 
-    Returns the :class:`Client` once the goodbye line is sent (or the input ends).
+    Reads whatever the server has sent so far in one call, answers every whole message in it,
+    and writes those answers in one write: the server sends messages that do not wait for each
+    other's replies together (see PROTOCOL.md), and answers it is not yet waiting for cost it
+    nothing to receive a moment later. Returns the :class:`Client` once the goodbye line is
+    sent (or the input ends).
     """
     stdin = sys.stdin.buffer if stdin is None else stdin
     stdout = sys.stdout.buffer if stdout is None else stdout
     client = Client(bot, game=game, check=check)
-    readline = stdin.readline
+    read = getattr(stdin, "read1", None) or stdin.read
     write = stdout.write
     flush = stdout.flush
     feed = client.feed
+    pending = b""
     while True:
-        line = readline()
-        if not line:
+        chunk = read(65536)
+        if not chunk:
             break
-        reply = feed(line)
-        if reply is not None:
-            write(reply + b"\n")
+        lines = (pending + chunk).split(b"\n")
+        pending = lines.pop()
+        replies = []
+        for line in lines:
+            reply = feed(line)
+            if reply is not None:
+                replies.append(reply)
+                if client.done:
+                    break
+        if replies:
+            write(b"\n".join(replies) + b"\n")
             flush()
-            if client.done:
-                break
+        if client.done:
+            break
     return client
