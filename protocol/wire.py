@@ -65,7 +65,13 @@ class Legal:
     @property
     def raise_range(self) -> tuple[int, int] | None:
         """``(min, max)`` money in front after a bet or raise, or ``None``."""
-        return None if self.raise_min is None else (self.raise_min, self.raise_max)
+        low, high = self.raise_min, self.raise_max
+        return None if low is None or high is None else (low, high)
+
+    def _raises_to(self, value: int) -> bool:
+        """Whether ``BET value`` is a legal bet or raise."""
+        low, high = self.raise_min, self.raise_max
+        return low is not None and high is not None and low <= value <= high
 
     def check_or_call(self) -> str:
         return f"BET {self.call}"
@@ -79,7 +85,7 @@ class Legal:
         if self.raise_min is None:
             raise ValueError("no bet or raise is allowed here")
         value = int(value)
-        if not self.raise_min <= value <= self.raise_max:
+        if not self._raises_to(value):
             raise ValueError(f"a raise must be to {self.raise_min}..{self.raise_max}, not {value}")
         return f"BET {value}"
 
@@ -96,8 +102,7 @@ class Legal:
         except WireError:
             return False
         if word == b"BET":
-            return value == self.call or (
-                self.raise_min is not None and self.raise_min <= value <= self.raise_max)
+            return value == self.call or self._raises_to(value)
         return self.can_fold and value == self.front
 
     def verb(self) -> str:
@@ -119,8 +124,7 @@ class Legal:
     def refusal(self, word: bytes, value: int) -> str | None:
         """Why ``<word> <value>`` is not legal here, or ``None`` when it is."""
         if word == b"BET":
-            if value == self.call or (
-                    self.raise_min is not None and self.raise_min <= value <= self.raise_max):
+            if value == self.call or self._raises_to(value):
                 return None
             if value < self.call:
                 return (f"BET {value} leaves less than the {self.call} needed to "
@@ -183,7 +187,7 @@ def read_money(line: bytes, players: int) -> list[int]:
         line = line[:-1]
     if not line.startswith(b"Money: "):
         raise WireError(f"the reply must be 'Money: ' and {players} whole numbers")
-    values = []
+    values: list[int] = []
     for part in line[7:].split(b","):
         text = part.lstrip(b" ") if values else part
         digits = text[1:] if text[:1] == b"-" else text
@@ -297,7 +301,9 @@ def end_round_message(bankrolls: list[int], hands: int) -> bytes:
 
 def parse_list(text: str | bytes) -> list[int]:
     """``'1,-2, 3'`` -> ``[1, -2, 3]``."""
-    return [int(v) for v in text.split("," if isinstance(text, str) else b",")]
+    if isinstance(text, bytes):
+        return [int(v) for v in text.split(b",")]
+    return [int(v) for v in text.split(",")]
 
 
 def parse_action(text: str | bytes) -> tuple[str, int]:

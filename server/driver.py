@@ -71,7 +71,7 @@ async def drive(referee: Referee, table: Table) -> None:
                 answered(exchange)
                 exchange = send(line)
                 continue
-            replies = []
+            replies: list = []
             kinds = exchange.kinds
             for s in range(len(exchange.messages)):
                 if kinds is None:
@@ -93,6 +93,7 @@ async def drive(referee: Referee, table: Table) -> None:
     except StopIteration:
         return
     except SeatFailure as failure:
+        assert exchange is not None  # a table fails only while an exchange is under way
         message = exchange.messages[0] if exchange.seat is not None else exchange.messages[s]
         kind = exchange.kind
         if exchange.kinds is not None:

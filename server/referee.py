@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pokerbots.protocol import wire
 from pokerbots.protocol.wire import GOODBYE, Kind, Legal, WireError, join, rotate
@@ -83,12 +83,12 @@ class Referee:
         #: Number of the hand being played (None before the first and after the last).
         self.hand_number: int | None = None
         self._order = [rotate(list(range(n)), v) for v in range(n)]
-        self._hand = None
+        self._hand: Any = None
         self._money_hand: int | None = None  # the hand whose Money replies are due
 
     # -- the round -------------------------------------------------------------------------
 
-    def exchanges(self) -> Generator[Exchange, object, None]:
+    def exchanges(self) -> Generator[Exchange, Any, None]:
         n = self.players
         game = self.game
         blinds = game.blinds(self.button)
@@ -119,7 +119,7 @@ class Referee:
             for v in range(n):
                 part = [starts[v]] if ends is None else [ends[v], starts[v]]
                 kind = [Kind.INIT_HAND] if ends is None else [Kind.END_ACTION, Kind.INIT_HAND]
-                if v == actor:
+                if v == actor and play is not None:
                     part.append(play)
                     kind.append(Kind.PLAY)
                 parts.append(tuple(part))
@@ -131,7 +131,8 @@ class Referee:
             at = 0 if ends is None else 1
             self._expect_all(Kind.INIT_HAND, [r[at] for r in replies], _READY, starts)
 
-            yield from self._betting(hand, None if actor is None else (play, replies[actor][-1]))
+            first = None if actor is None or play is None else (play, replies[actor][-1])
+            yield from self._betting(hand, first)
 
             record = self._settle(hand, number, button)
             self.hands_played = number + 1
@@ -214,7 +215,7 @@ class Referee:
         return wire.play_message(self._action_lines(hand, seat), hand.play_lines(seat))
 
     def _betting(self, hand, first: tuple[bytes, bytes] | None
-                 ) -> Generator[Exchange, object, None]:
+                 ) -> Generator[Exchange, Any, None]:
         """Ask each seat in turn for its decision until the hand is over. ``first`` is the
         first decision's message and reply when they went out with init_hand."""
         while hand.to_act is not None:

@@ -1,0 +1,72 @@
+"""Builds pokerbots. The modules on the per-message path are compiled with mypyc when it can.
+
+`pip install .` compiles them (mypyc is a build requirement; the C compiler and the Python
+headers are those any package that compiles needs) and installs the compiled modules beside
+the Python files, which stay importable: Python prefers the compiled module. An editable
+install (`pip install -e .`, the test command) keeps pure Python, so that an edit takes effect
+at once; so does POKERBOTS_PURE_PYTHON=1, and any build where mypyc is missing or fails.
+
+The package directories do not carry their import names (server/ is pokerbots.server), and
+mypyc names a module after its folders, so the sources are staged under build/mypyc/pokerbots
+first. Everything else about the package is in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from setuptools import setup
+
+HERE = Path(__file__).resolve().parent
+
+#: The modules every message passes through (see README, "Performance").
+COMPILED = [
+    "protocol/wire.py",
+    "server/referee.py",
+    "server/driver.py",
+]
+
+
+def _editable() -> bool:
+    return any(arg in ("editable_wheel", "develop") for arg in sys.argv)
+
+
+def _stage() -> Path:
+    """A copy of the sources under their import names, for mypyc."""
+    root = HERE / "build" / "mypyc"
+    shutil.rmtree(root, ignore_errors=True)
+    package = root / "pokerbots"
+    for folder in ("server", "protocol"):
+        shutil.copytree(HERE / folder, package / folder,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    (package / "__init__.py").write_text("")
+    return root
+
+
+def extensions() -> list:
+    if os.environ.get("POKERBOTS_PURE_PYTHON") or _editable():
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        print("pokerbots: mypyc is missing; installing pure Python", file=sys.stderr)
+        return []
+    root = _stage()
+    previous = os.getcwd()
+    os.chdir(root)  # mypyc names modules after the folders from here: pokerbots.server...
+    try:
+        return mypycify(["--ignore-missing-imports", "--follow-imports=silent",
+                         *(f"pokerbots/{path}" for path in COMPILED)],
+                        opt_level="3", target_dir=str(root / "c"))
+    except Exception as exc:  # a build must never fail for want of the fast path
+        print(f"pokerbots: compiling with mypyc failed ({exc}); installing pure Python",
+              file=sys.stderr)
+        return []
+    finally:
+        os.chdir(previous)
+
+
+setup(ext_modules=extensions())
