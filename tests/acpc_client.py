@@ -10,12 +10,13 @@ code 3 and a message on stderr if a state breaks a rule. When it is to act it an
 valid action (seeded): fold, call, or raise (no-limit: a random size from the smallest valid one
 to all-in). ``--log`` writes every state received, one per line.
 
-``--mode`` makes it misbehave: ``fold-free`` folds when it could check, ``small-raise`` raises
-by less than allowed (no-limit), ``over-raise`` raises when no raise is allowed (limit, at the
-cap), ``no-size`` sends ``r`` without a size (no-limit), ``garbage`` answers ``x``,
-``not-a-raise`` raises to the chips it already has in, ``no-version`` sends a state instead of
-its version, ``exit`` exits before connecting, ``hang`` never connects, ``slow`` sleeps 30 s
-before its first answer, ``close`` closes the connection at its first decision.
+``--mode raise`` raises whenever it may (the smallest raise). Other modes misbehave:
+``fold-free`` folds when it could check, ``small-raise`` raises by less than allowed
+(no-limit), ``over-raise`` raises every time (limit: also at the cap), ``no-size`` sends ``r``
+without a size (no-limit), ``garbage`` answers ``x``, ``not-a-raise`` raises to the chips it
+already has in, ``no-version`` sends a state instead of its version, ``exit`` exits before
+connecting, ``hang`` never connects, ``slow`` sleeps 30 s before its first answer, ``close``
+closes the connection at its first decision.
 """
 
 from __future__ import annotations
@@ -212,8 +213,10 @@ def choose(hand: Hand, rng: random.Random, mode: str) -> str:
     valid = hand.raise_range()
     if mode == "fold-free" and not facing:
         return "f"
-    if mode == "over-raise" and hand.g["limit"] and valid is None:
-        return "r"
+    if mode == "over-raise" and hand.g["limit"]:
+        return "r"  # raise every time, also when the cap is reached
+    if mode == "raise" and valid is not None:
+        return "r" if hand.g["limit"] else f"r{valid[0]}"
     if mode == "small-raise" and not hand.g["limit"] and valid is not None and valid[0] > top + 1:
         return f"r{top + 1}"
     if mode == "no-size" and not hand.g["limit"] and valid is not None:

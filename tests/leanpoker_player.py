@@ -172,6 +172,9 @@ class PlayerServer(ThreadingHTTPServer):
             self.shutdown()
             self.server_close()
 
+    def handle_error(self, request, client_address) -> None:
+        pass  # a relay that went away mid-request (the round ended): nothing to report
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])

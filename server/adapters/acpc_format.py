@@ -33,6 +33,8 @@ from .follow import FOLD, RAISE, Act
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 VERSION = "VERSION:2.0.0"
+#: A stack that never runs out, as the dealer writes it (INT32_MAX).
+UNLIMITED_STACK = 2 ** 31 - 1
 #: The characters the dealer's readAction takes for each action (game.c charToAction).
 ACTION_CHARS = {"f": FOLD, "F": FOLD, "c": "call", "C": "call", "k": "call", "K": "call",
                 "r": RAISE, "R": RAISE, "b": RAISE, "B": RAISE}
@@ -162,8 +164,13 @@ class AcpcGame:
         """The game definition file, as the dealer's printGame writes one."""
         lines = ["GAMEDEF", "nolimit" if self.no_limit else "limit",
                  f"numPlayers = {self.players}", f"numRounds = {self.rounds}"]
-        if self.stack is not None:
-            lines.append("stack = " + " ".join([str(self.stack)] * self.players))
+        stack = self.stack
+        if stack is None and self.players > 4:
+            # No limit: the dealer's readGame fills in 4 unlimited stacks only, and refuses a
+            # game of more players without a stack line.
+            stack = UNLIMITED_STACK
+        if stack is not None:
+            lines.append("stack = " + " ".join([str(stack)] * self.players))
         lines.append("blind = " + " ".join(map(str, self.blinds)))
         if not self.no_limit:
             lines.append("raiseSize = " + " ".join(map(str, self.raise_sizes)))

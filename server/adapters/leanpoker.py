@@ -112,16 +112,20 @@ class Player:
                              f" {response.status} {response.reason}: {_excerpt(answer)}")
         return answer
 
+    def version(self, timeout: float = VERSION_TIMEOUT) -> str | None:
+        """The player's ``version`` (its first line, at most 60 characters), or None if it
+        does not answer now (the round then reports the seat's fault)."""
+        try:
+            body = self.post({"action": "version"}, timeout=timeout)
+        except RelayFault:
+            return None
+        text = body.decode("utf-8", "replace").strip().split("\n", 1)[0].strip()
+        return text[:60] or None
+
 
 def version_of(url: str) -> str | None:
-    """The player's ``version`` (first line, at most 60 characters), or None if it does not
-    answer now (the round will then report the seat's fault)."""
-    try:
-        body = Player(url).post({"action": "version"}, timeout=VERSION_TIMEOUT)
-    except RelayFault:
-        return None
-    text = body.decode("utf-8", "replace").strip().split("\n", 1)[0].strip()
-    return text[:60] or None
+    """The version of the player at ``url`` (see :meth:`Player.version`)."""
+    return Player(url).version()
 
 
 def _excerpt(body: bytes) -> str:
@@ -153,8 +157,7 @@ class LeanPokerSeat(Relay):
         if not table.structure.no_limit or table.hole_cards != 2:
             raise RelayFault(f"a Lean Poker player plays no-limit Hold'em, not {info.game}")
         self.player.post({"action": "check"})
-        version = version_of(self.url)
-        self.version = version or ""
+        self.version = self.player.version() or ""
 
     def decide(self, state) -> str:
         self.follow(state)
