@@ -43,9 +43,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from pokerbots.protocol.client import Bot, Client
 from pokerbots.server import games
+from pokerbots.server.cli import main
 from pokerbots.server.driver import play_local
 from pokerbots.server.options import parse_game_options
 from pokerbots.server.referee import Referee
@@ -383,6 +385,48 @@ def test_a_sample_of_the_corpus_replays_to_the_final_stacks():
     assert len(SAMPLE_ROWS) >= 80
     for row in SAMPLE_ROWS:
         check_replay(row, _button(row))
+
+
+def _through_the_command(row: dict, folder: Path) -> None:
+    """Replay ``row`` with ``pokerbots run --cards`` and the option texts, one bot process per
+    seat playing its recorded actions (tests/phh_bot.py)."""
+    hand = _hand(row)
+    table = table_for(row, hand, _button(row))
+    cards = folder / "cards.txt"
+    cards.write_text(f"button: {table.button}\n{table.cards}\n")
+    script = folder / "script.json"
+    script.write_text(json.dumps([
+        [table.seat[a.actor], a.verb,
+         phh.chips(a.amount, table.scale) if a.amount is not None else None]
+        for a in hand.actions if a.verb in ("f", "cc", "cbr")]))
+    bots = [f"{ROOT / 'tests' / 'phh_bot.py'} --seat {s} --script {script}"
+            for s in range(len(table.stacks))]
+    options = [text for flag, value in table.options.items() for text in (flag, value)]
+    result = CliRunner().invoke(main, ["run", *bots, "--game", table.game, *options,
+                                       "--cards", str(cards), "--logs", str(folder / "logs")])
+    assert result.exit_code == 0, (_id(row), result.output)
+    logs = next((folder / "logs").iterdir())
+    summary = json.loads((logs / "summary.json").read_text())
+    ours = [table.stacks[table.seat[p]] + summary["bankrolls"][table.seat[p]]
+            for p in range(hand.players)]
+    _, expected, _ = replay(row, _button(row))
+    known = [p for p, value in enumerate(expected) if value is not None]
+    assert [ours[p] for p in known] == [expected[p] for p in known], _id(row)
+
+
+@corpus
+@pytest.mark.slow
+def test_real_hands_replay_through_the_command_line(tmp_path):
+    """Hands with antes, a stack per seat, heads-up and one-blind layouts, and a few others, as
+    a user replays them: ``pokerbots run --cards FILE --stack a,b,c --ante N ...``."""
+    chosen = [row for i, row in enumerate(REPLAYED)
+              if (any(row["antes"]) and i % 3 == 0) or i % 25 == 0
+              or not _hand(row).fields["blinds_or_straddles"][1]]
+    assert len(chosen) >= 40
+    for number, row in enumerate(chosen):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        _through_the_command(row, folder)
 
 
 @corpus
