@@ -42,9 +42,9 @@ def parse_bot(arg: str) -> BotSpec:
     if foreign is not None:
         return foreign
     try:
-        words = shlex.split(arg)
+        words = split_command(arg)
     except ValueError as exc:
-        raise BotSpecError(f"bot {arg!r}: cannot split the command line ({exc})") from None
+        raise BotSpecError(f"bot {arg!r}: {exc}") from None
     if not words:
         raise BotSpecError("an empty bot argument: give a path to a bot program")
     program, rest = words[0], words[1:]
@@ -61,6 +61,14 @@ def parse_bot(arg: str) -> BotSpec:
             f"bot {arg!r}: {program!r} is neither a file here nor a command on PATH"
         )
     return BotSpec(arg, (found, *rest))
+
+
+def split_command(text: str) -> list[str]:
+    """The words of a command line, as a shell splits them; ValueError says why it cannot."""
+    try:
+        return shlex.split(text)
+    except ValueError as exc:
+        raise ValueError(f"cannot split the command line ({exc})") from None
 
 
 def _check_file(path: str, arg: str, *, need_exec: bool) -> None:

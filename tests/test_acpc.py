@@ -271,21 +271,15 @@ def test_every_fault_of_an_agent_ends_the_round_on_its_seat(tmp_path, mode, game
 
 
 @pytest.mark.slow
-def test_an_agent_that_never_connects_breaks_the_start_up_limit(tmp_path):
-    result, logs = run(tmp_path, agent("--mode", "hang"), CALL_BOT,
-                       extra=["--startup-timeout", "1"])
+@pytest.mark.parametrize("mode, limit, reason", [
+    ("hang", "--startup-timeout", "start-up limit"),  # it never connects
+    ("slow", "--reply-timeout", "no reply within the 0.5 s time limit"),
+])
+def test_an_agent_that_takes_too_long_breaks_the_limit(tmp_path, mode, limit, reason):
+    result, logs = run(tmp_path, agent("--mode", mode), CALL_BOT, extra=[limit, "0.5"])
     error = fault_of(result, logs)
-    assert "start-up limit" in error["reason"]
+    assert reason in error["reason"]
     assert "starting the agent:" in (only_match_dir(logs) / "seat0.stderr").read_text()
-    assert processes_mentioning(str(CLIENT)) == []
-
-
-@pytest.mark.slow
-def test_a_slow_agent_breaks_the_reply_limit(tmp_path):
-    result, logs = run(tmp_path, agent("--mode", "slow"), CALL_BOT,
-                       extra=["--reply-timeout", "0.5"])
-    error = fault_of(result, logs)
-    assert "no reply within the 0.5 s time limit" in error["reason"]
     assert processes_mentioning(str(CLIENT)) == []
 
 

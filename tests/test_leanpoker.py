@@ -144,32 +144,22 @@ def run(url: str, tmp_path: Path, *args, opponents=(RANDOM_BOT, CALL_BOT)):
     return result, logs
 
 
-def test_a_lean_poker_player_plays_a_round(tmp_path):
+@pytest.mark.parametrize("hands", [20, pytest.param(1000, marks=pytest.mark.slow)])
+def test_a_lean_poker_player_plays_a_round_without_a_fault(tmp_path, hands):
     player = Player(seed=2)
     with PlayerServer(player) as server:
-        result, logs = run(server.url, tmp_path, "--hands", 20)
+        result, logs = run(server.url, tmp_path, "--hands", hands)
     assert result.returncode == 0, result.stderr
     summary = json.loads((only_match_dir(logs) / "summary.json").read_text())
     assert summary["bots"][0] == f"{server.url} ({VERSION})"  # the version, in the results
-    assert summary["hands_played"] == 20 and sum(summary["bankrolls"]) == 0
-    assert player.problems == []
+    assert summary["result"] == "completed" and summary["hands_played"] == hands
+    assert sum(summary["bankrolls"]) == 0 and player.problems == []
     actions = [a for a, _ in player.requests]
     assert actions[:3] == ["version", "check", "version"]  # the command line, then the relay
-    assert actions.count("showdown") == 20 and actions.count("bet_request") >= 20
+    assert actions.count("showdown") == hands and actions.count("bet_request") >= hands
     rounds = {s["round"] for a, s in player.requests if a == "showdown"}
-    assert rounds == set(range(20))
+    assert rounds == set(range(hands))
     assert processes_mentioning("pokerbots.server.adapters.leanpoker") == []
-
-
-@pytest.mark.slow
-def test_a_lean_poker_player_plays_1000_hands_without_a_fault(tmp_path):
-    player = Player(seed=5)
-    with PlayerServer(player) as server:
-        result, logs = run(server.url, tmp_path, "--hands", 1000)
-    assert result.returncode == 0, result.stderr
-    summary = json.loads((only_match_dir(logs) / "summary.json").read_text())
-    assert summary["hands_played"] == 1000 and summary["result"] == "completed"
-    assert player.problems == []
 
 
 # -- faults of the seat --------------------------------------------------------------------------

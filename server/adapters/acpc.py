@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 
+from pokerbots.server.bots import split_command
 from pokerbots.server.games.base import Game
 
 from .acpc_format import VERSION, AcpcGame, Cards, final_rounds, read_action, state_text
@@ -67,10 +68,7 @@ def unsupported(game: Game) -> str | None:
 
 def check_command(command: str) -> list[str]:
     """The words of an ``acpc:`` command (placeholders kept); ValueError says what is wrong."""
-    try:
-        words = shlex.split(command)
-    except ValueError as exc:
-        raise ValueError(f"cannot split the command line ({exc})") from None
+    words = split_command(command)
     if not words:
         raise ValueError("no command after 'acpc:'")
     names = {name for word in words for name in _PLACEHOLDER.findall(word)}
