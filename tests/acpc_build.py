@@ -45,6 +45,14 @@ def missing() -> str | None:
     return None
 
 
+def build_for(config, tmp_path_factory) -> dict[str, Path]:
+    """:func:`build` into the pytest cache (kept between runs), or into a temporary folder when
+    the cache is off (``-p no:cacheprovider``)."""
+    cache = getattr(config, "cache", None)
+    folder = cache.mkdir("acpc-build") if cache is not None else tmp_path_factory.mktemp("acpc")
+    return build(Path(folder))
+
+
 def build(cache: Path) -> dict[str, Path]:
     """Build (or find already built) every program; ``{name: path}``."""
     digest = hashlib.sha256()

@@ -35,8 +35,8 @@ reference = pytest.mark.skipif(acpc_build.missing() is not None,
 
 
 @pytest.fixture(scope="module")
-def programs(request) -> dict[str, Path]:
-    return acpc_build.build(Path(request.config.cache.mkdir("acpc-build")))
+def programs(request, tmp_path_factory) -> dict[str, Path]:
+    return acpc_build.build_for(request.config, tmp_path_factory)
 
 
 def agent(*options: str) -> str:

@@ -113,11 +113,11 @@ def test_heads_up_blinds_are_listed_reversed(matches):
 
 
 @pytest.fixture(scope="module")
-def log_check(request) -> Path:
+def log_check(request, tmp_path_factory) -> Path:
     why = acpc_build.missing()
     if why:
         pytest.skip(why)
-    return acpc_build.build(Path(request.config.cache.mkdir("acpc-build")))["acpc_log_check"]
+    return acpc_build.build_for(request.config, tmp_path_factory)["acpc_log_check"]
 
 
 @pytest.mark.parametrize("name", ["limit-2p", "kuhn-3p"])
