@@ -73,10 +73,15 @@ class RoundInfo:
     blinds: list[int]
     button: int  # the first hand's button, relative to you
     end_prob: tuple[int, int]
-    stack: int | None = None  # Hold'em: chips each player starts a hand with
+    stack: int | None = None  # Hold'em: chips you start a hand with
     bet_sizes: tuple[int, int] | None = None  # limit Hold'em: small and big bet
     #: The game's betting rounds: (name, board cards shown once it starts), in order.
     streets: tuple[tuple[str, int], ...] = (("preflop", 0),)
+    #: Hold'em: the chips each player starts a hand with (you first): all the same unless the
+    #: table gives each seat its own stack.
+    stacks: list[int] | None = None
+    #: The lines the game added to init_round, name -> text (``{'Game': 'holdem-nl', ...}``).
+    lines: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -298,6 +303,7 @@ class Client:
         self._hand_button = 0
         self._ante = 0
         self._single_bet = 0
+        self._table = None  # the Game init_round describes, made on demand (table())
 
     # -- input ---------------------------------------------------------------------------------
 
@@ -315,7 +321,8 @@ class Client:
         if line.endswith(b"\r"):
             line = line[:-1]
         if self._late:
-            self._late -= 1
+            if not self._type.shape.is_optional(line):
+                self._late -= 1
             self._round_line(line)
             return None
         framer = self._framer
@@ -381,6 +388,7 @@ class Client:
         self.hand = -1
         self.hands_played = 0
         self.stacks = None
+        self._table = None
         self.info = RoundInfo(self.game, len(money), money, blinds, button, (a, b))
         self._learn_game(self._type)
         for line in lines[5:]:
@@ -413,12 +421,20 @@ class Client:
         key, sep, value = line.partition(b": ")
         if not sep:
             raise ProtocolError(f"unexpected line in init_round: {line!r}")
+        info.lines[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
         if key == b"Game":
             game = _game_type(value.decode())
             if game.name != self.game:
                 self._learn_game(game)
         elif key == b"Stack":
-            info.stack = int(value)
+            stacks = parse_list(value)  # one for everyone, or each seat's (you first)
+            if len(stacks) == 1:
+                stacks *= self.players
+            elif len(stacks) != self.players:
+                raise ProtocolError(f"the Stack line has {len(stacks)} values for"
+                                    f" {self.players} players")
+            info.stacks = stacks
+            info.stack = stacks[0]
         elif key == b"StackMode":
             if value not in (b"reset", b"carry"):
                 raise ProtocolError(f"unknown stack mode {value!r}")
@@ -434,11 +450,11 @@ class Client:
         f = parse_fields(lines[1:3], ("Hand", "Cards"))
         self.hand = int(f["Hand"])
         self.cards = parse_cards(f["Cards"])
-        stack = self.info.stack
-        if stack is not None:
+        start = self.info.stacks
+        if start is not None:
             if self.stacks is None:
-                self.stacks = [stack] * self.players
-            self._start_stacks = list(self.stacks) if self.carry else [stack] * self.players
+                self.stacks = list(start)
+            self._start_stacks = list(self.stacks) if self.carry else list(start)
         self._hand_button = (self.button + self.hand) % self.players
         self._calls.append((self.bot.on_hand_start, self.hand, self.cards, self._hand_button))
         return b"READY"
@@ -535,10 +551,27 @@ class Client:
         for i, line in enumerate(lines):
             if line.endswith(b"REBUY") and self.stacks is not None:
                 # A rebuy tops the stack up; the bankroll (the net result) does not change.
-                self.stacks[i] = self.info.stack
+                self.stacks[i] = self.info.stacks[i]
         self._pending = None
         self.hands_played += 1
         return money_reply(self.bankrolls)
+
+    def table(self):
+        """The table ``init_round`` described, as a game of the server's registry seen from
+        your seat (you are seat 0): its :attr:`~pokerbots.server.games.base.Game.structure`
+        has the blinds, antes, stacks, bet sizes and streets. Available once ``init_round`` is
+        read; :class:`ProtocolError` if its lines do not make a table of the game."""
+        if self._table is None:
+            info = self.info
+            if info is None:
+                raise ProtocolError("no init_round yet")
+            try:
+                self._table = self._type.from_round(info.players, info.blinds, info.button,
+                                                    info.lines)
+            except (KeyError, ValueError, TypeError) as exc:
+                raise ProtocolError(f"init_round does not describe a table of {self.game}:"
+                                    f" {exc}") from None
+        return self._table
 
     def _end_round(self, lines: list[bytes]) -> bytes:
         f = parse_fields(lines[1:3], ("Bankrolls", "NumHands"))

@@ -211,11 +211,21 @@ def money_reply(values) -> bytes:
 class Shape:
     """The named lines a game adds to three messages, in order (the rest is the same for every
     game). Kuhn adds none; Hold'em adds ``Board``, ``Pot``, ``Stacks`` and ``Raise`` to
-    ``play``, for example. A bot reads the shape to know where each message ends."""
+    ``play``, for example. A bot reads the shape to know where each message ends.
+
+    ``optional`` names ``init_round`` lines that only some tables of the game have (Hold'em's
+    ``Ante``); they come before the last of the ``round`` lines, so that the message still ends
+    with a line a bot knows to expect, and they do not count in :meth:`lines`."""
 
     round: tuple[str, ...] = ()
     play: tuple[str, ...] = ()
     end: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
+
+    def is_optional(self, line: bytes) -> bool:
+        """Whether ``line`` is one of the ``optional`` lines of ``init_round``."""
+        return bool(self.optional) and line.partition(b": ")[0].decode(
+            "utf-8", "replace") in self.optional
 
     def lines(self, first: bytes, players: int) -> int:
         """How many lines the message starting with line ``first`` has, that line included;
@@ -360,6 +370,7 @@ class Framer:
         self.players = 0
         self._lines: list[bytes] = []
         self._need = 0
+        self._optional = False  # the message in progress may hold optional lines
 
     @property
     def busy(self) -> bool:
@@ -374,12 +385,15 @@ class Framer:
         """Take one line (without its newline); return the message's lines once complete."""
         if self._need:
             self._lines.append(line)
-            self._need -= 1
+            if not (self._optional and self.shape.is_optional(line)):
+                self._need -= 1
         else:
             if line == b"init_round":
                 count = self.shape.lines(line, 0)
+                self._optional = bool(self.shape.optional)
             else:
                 count = self.shape.lines(line, self.players)
+                self._optional = False
             if not count:
                 raise WireError(f"unexpected line from the server: {line!r}")
             self._lines = [line]

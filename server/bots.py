@@ -1,9 +1,10 @@
 """Turning a bot argument from the command line into a command to start.
 
 A bot argument is a path to an executable (``bots/call_bot``), a Python file (``bots/x.py``,
-run under the server's own interpreter so it finds the same packages), or a quoted command line
-(``"python3 mybot.py --aggressive"``). Everything is checked before any bot starts, so a typo
-costs nothing.
+run under the server's own interpreter so it finds the same packages), a quoted command line
+(``"python3 mybot.py --aggressive"``), or a foreign bot that a relay program plays through
+(``http://127.0.0.1:9000/``, a Lean Poker player; ``acpc:COMMAND``, an ACPC agent: see
+``adapters/``). Everything is checked before any bot starts, so a typo costs nothing.
 """
 
 from __future__ import annotations
@@ -29,14 +30,21 @@ class BotSpec:
     pass_fds: tuple[int, ...] = ()
     #: Seconds for each reply when this seat has its own limit (a person needs longer).
     reply_limit: float | None = None
+    #: The foreign protocol this seat's relay speaks (a kind of ``adapters.KINDS``), if any.
+    adapter: str | None = None
 
 
 def parse_bot(arg: str) -> BotSpec:
     """Check ``arg`` and return the command that starts it; BotSpecError if it cannot start."""
+    from . import adapters
+
+    foreign = adapters.parse(arg)
+    if foreign is not None:
+        return foreign
     try:
-        words = shlex.split(arg)
+        words = split_command(arg)
     except ValueError as exc:
-        raise BotSpecError(f"bot {arg!r}: cannot split the command line ({exc})") from None
+        raise BotSpecError(f"bot {arg!r}: {exc}") from None
     if not words:
         raise BotSpecError("an empty bot argument: give a path to a bot program")
     program, rest = words[0], words[1:]
@@ -53,6 +61,14 @@ def parse_bot(arg: str) -> BotSpec:
             f"bot {arg!r}: {program!r} is neither a file here nor a command on PATH"
         )
     return BotSpec(arg, (found, *rest))
+
+
+def split_command(text: str) -> list[str]:
+    """The words of a command line, as a shell splits them; ValueError says why it cannot."""
+    try:
+        return shlex.split(text)
+    except ValueError as exc:
+        raise ValueError(f"cannot split the command line ({exc})") from None
 
 
 def _check_file(path: str, arg: str, *, need_exec: bool) -> None:

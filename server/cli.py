@@ -68,6 +68,7 @@ class Commands(click.Group):
         "smoke": ("smoke", "Test a bot against random bots in short matches (for CI)."),
         "deal": ("deal", "Print the exact text a seat receives, to feed to a bot."),
         "show": ("show", "Summary, hand history and bankroll chart of a match."),
+        "export": ("export", "Write a match's hands as PHH files or an ACPC log."),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -123,24 +124,41 @@ def main() -> None:
               help="Keep each seat's transcript (seatN.in): always, only when the round does"
                    " not complete, or never. hands.jsonl is always complete.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--allow-remote-bots", is_flag=True,
+              help="Let an http:// bot (a Lean Poker player) be on another host than this one.")
 def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeout,
-        startup_timeout, cpu, transcripts, as_json, **limit_options):
+        startup_timeout, cpu, transcripts, as_json, allow_remote_bots, **limit_options):
     """Play one round between BOTS, each a program path or a quoted command line.
 
     A .py file runs under this Python. A BOT of - (or human) is you: that seat is this
-    terminal, where you read the server's messages and type the replies. Two bots play
-    heads-up; each game says how many it takes. Exit code: 0 completed, 1 a bot broke the
-    rules, 2 bad command line.
+    terminal, where you read the server's messages and type the replies. A BOT of
+    http://HOST:PORT/ is a Lean Poker player (a web service you run); acpc:'COMMAND {game}
+    {host} {port}' is an ACPC agent, started with a game file and the port to connect to. Two
+    bots play heads-up; each game says how many it takes. Exit code: 0 completed, 1 a bot broke
+    the rules, 2 bad command line.
     """
+    from . import adapters, games
     from .bots import BotSpecError
     from .human import parse_seats
     from .match import MatchConfig
 
     options = parse_game_options(game, game_texts)
+    remote = adapters.allow_remote.set(allow_remote_bots)
     try:
         specs = parse_seats(bots)
     except BotSpecError as exc:
         raise click.UsageError(str(exc)) from None
+    finally:
+        adapters.allow_remote.reset(remote)
+    try:
+        table = games.make_game(game, len(specs), **options)
+    except (TypeError, ValueError):
+        table = None  # the match's own checks say what is wrong
+    if table is not None:
+        try:
+            adapters.check_table(specs, table, sandbox=limit_options["sandbox"])
+        except BotSpecError as exc:
+            raise click.UsageError(str(exc)) from None
     if hands is not None and hands < 1:
         raise click.BadParameter("must be at least 1", param_hint="--hands")
     config = MatchConfig(

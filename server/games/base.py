@@ -84,11 +84,16 @@ class Structure:
     """How a hand is bet, as data (after PokerKit's state machine).
 
     ``ante`` is posted by every seat as money in front on the first street and opens no
-    betting (Kuhn's and Leduc's antes). ``blinds`` (small, big) are posted left of the button
+    betting (Kuhn's and Leduc's antes). ``dead_ante`` goes straight into the pot before the
+    blinds, never in front (Hold'em's ``--ante``): every seat posts it, or with
+    ``big_blind_ante`` the big blind alone posts it for the table; all dead antes form part of
+    the main pot, which every seat still in can win whatever it bets afterwards (PHH's rule, its
+    ``ante_trimming_status = false``). ``blinds`` (small, big) are posted left of the button
     (heads-up the button posts the small one) and count as the street's first bet. ``cap`` is
     the most bets a street allows, a blind counting as the first (None: no cap); in
     ``no_limit`` a raise goes up to all-in and must raise by the street's largest raise so far.
-    ``stacks`` are the chips each seat starts a hand with (None: no limit, as in Kuhn).
+    ``stacks`` are the chips each seat starts a hand with, by seat (None: no limit, as in
+    Kuhn); a seat with none sits every hand out.
     An uncalled bet goes back to its owner when ``return_uncalled`` (else it stays in the pot,
     as the Kuhn protocol shows it).
     """
@@ -100,19 +105,34 @@ class Structure:
     blinds: tuple[int, ...] = ()
     stacks: tuple[int, ...] | None = None
     return_uncalled: bool = True
+    dead_ante: int = 0
+    big_blind_ante: bool = False
 
     def forced(self, players: int, button: int) -> list[int]:
         """The chips each seat must post in front before the first decision of a hand."""
         forced = [self.ante] * players
         if self.blinds:
             small, big = self.blinds
-            if players == 2:
-                forced[button] += small
-                forced[1 - button] += big
-            else:
-                forced[(button + 1) % players] += small
-                forced[(button + 2) % players] += big
+            small_seat, big_seat = blind_seats(players, button)
+            forced[small_seat] += small
+            forced[big_seat] += big
         return forced
+
+    def antes(self, players: int, button: int) -> list[int]:
+        """The dead ante each seat owes in a hand with this button (all 0 without one)."""
+        if self.big_blind_ante:
+            antes = [0] * players
+            antes[blind_seats(players, button)[1]] = self.dead_ante
+            return antes
+        return [self.dead_ante] * players
+
+
+def blind_seats(players: int, button: int) -> tuple[int, int]:
+    """The seats of the small and the big blind: left of the button, then the next; heads-up
+    the button posts the small blind."""
+    if players == 2:
+        return button, 1 - button
+    return (button + 1) % players, (button + 2) % players
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +166,15 @@ class GameType:
     shape: Shape = field(default_factory=Shape)
     phh_variant: str | None = None
     allin_equity: bool = False
+    read_round: Callable[[int, list[int], int, dict[str, str]], dict] | None = None
+
+    def from_round(self, players: int, blinds: list[int], button: int,
+                   lines: dict[str, str]) -> Game:
+        """The table an ``init_round`` message describes, as the seat that received it sees it
+        (itself seat 0): the inverse of the lines the game adds to ``init_round``. ValueError
+        says what in the message does not make a table of this game."""
+        options = self.read_round(players, blinds, button, lines) if self.read_round else {}
+        return self.make(players, **options)
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
@@ -272,6 +301,6 @@ class Game:
 
 
 __all__ = [
-    "Deal", "Game", "GameType", "IllegalMove", "Option", "Street", "Structure", "join",
-    "number_pair", "rotate", "whole_number",
+    "Deal", "Game", "GameType", "IllegalMove", "Option", "Street", "Structure", "blind_seats",
+    "join", "number_pair", "rotate", "whole_number",
 ]

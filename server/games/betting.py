@@ -2,9 +2,10 @@
 
 Rules that hold in every game (each game's structure fills in the sizes):
 
-* Forced bets: antes (in front, opening no betting), then the small blind left of the button
-  and the big blind next (heads-up the button posts the small blind). A seat that cannot post
-  a whole forced bet posts what it has and is all-in; an empty stack sits the hand out.
+* Forced bets: dead antes first (straight into the pot, never in front), then antes in front
+  (opening no betting), the small blind left of the button and the big blind next (heads-up the
+  button posts the small blind). A seat that cannot post a whole forced bet posts what it has
+  and is all-in; an empty stack sits the hand out.
 * Order: on the first street the seat left of the big blind acts first (left of the button when
   there are no blinds); on every later street the first seat left of the button still in with
   chips.
@@ -17,9 +18,11 @@ Rules that hold in every game (each game's structure fills in the sizes):
   Nobody may raise when no other seat could put in more than the table bet.
 * A street ends when every seat still in with chips has acted and matched the table bet; when
   at most one seat could still bet, the board is dealt out with no more decisions.
-* Pots: an uncalled bet goes back to its owner (if the structure says so). The rest is split
-  into a main pot and side pots by contribution level, folded chips staying in; each goes to
-  the best hand (the game's ``rank``) among the seats still in that reached its level. A split
+* Pots: an uncalled bet goes back to its owner (if the structure says so; a dead ante is no
+  bet and never comes back). The rest is split into a main pot and side pots by contribution
+  level (dead antes left out), folded chips staying in; every dead ante goes to the main pot.
+  Each pot goes to the best hand (the game's ``rank``) among the seats still in that reached
+  its level. A split
   pot gives the odd chips one each to the first winners clockwise from the button. Only a seat
   that wins a share of a pot contested by at least two seats shows its cards.
 
@@ -93,14 +96,23 @@ class Hand:
         self._shown = [False] * n
         self._pots: list[tuple[int, int]] = []
         self.returned = 0
+        #: Dead antes posted, per seat (straight into the pot), or None in a game without them.
+        self.antes = None
+        if structure.dead_ante:
+            self.antes = antes = structure.antes(n, button)
+            for seat in range(n):
+                antes[seat] = posted = min(antes[seat], stack[seat])
+                stack[seat] -= posted
         for seat, chips in enumerate(structure.forced(n, button)):
             if chips and not folded[seat]:
                 posted = min(chips, stack[seat])
                 stack[seat] -= posted
                 front[seat] = posted
-        #: Forced bets posted at the start of the hand, per seat.
+        #: Forced bets posted in front at the start of the hand, per seat.
         self.forced = list(front)
-        self.total = list(front)  # chips put in this hand, current street included
+        # chips put in this hand, current street and dead antes included
+        self.total = list(front) if self.antes is None else [
+            f + a for f, a in zip(front, self.antes)]
         self.bet = max(front)
         # A bet "opens" the street only above the antes (blinds count as a bet).
         self._base = structure.ante
@@ -268,13 +280,15 @@ class Hand:
         self.to_act = None
         n = self.players
         total, stack, folded = self.total, self.stack, self.folded
+        antes = self.antes
         if self._return:
-            # The uncalled part of the largest contribution goes back to its owner.
-            top = max(range(n), key=total.__getitem__)
-            second = max(total[s] for s in range(n) if s != top)
-            if total[top] > second:
-                self.returned = back = total[top] - second
-                total[top] = second
+            # The uncalled part of the largest bet goes back to its owner (antes are no bets).
+            bets = total if antes is None else [t - a for t, a in zip(total, antes)]
+            top = max(range(n), key=bets.__getitem__)
+            second = max(bets[s] for s in range(n) if s != top)
+            if bets[top] > second:
+                self.returned = back = bets[top] - second
+                total[top] -= back
                 stack[top] += back
         order = self._orders[(self.button + 1) % n]
         live = [s for s in order if not folded[s]]
@@ -287,19 +301,25 @@ class Hand:
         else:
             rank, board, holes = self._game.rank, self.board, self.holes
             score = {s: rank(holes[s], board) for s in live}
-            levels = sorted({total[s] for s in live})
+            # Levels of the chips bet; the dead antes all go to the main pot.
+            bets, dead = total, 0
+            if antes is not None:
+                bets, dead = [t - a for t, a in zip(total, antes)], sum(antes)
+            levels = sorted({bets[s] for s in live})
             paid = 0
             prev = 0
             for i, level in enumerate(levels):
                 if i == len(levels) - 1:
                     amount = sum(total) - paid  # (nothing can lie above the top level)
                 else:
-                    amount = sum(min(t, level) - min(t, prev) for t in total)
+                    amount = sum(min(t, level) - min(t, prev) for t in bets)
+                    if i == 0:
+                        amount += dead
                 prev = level
                 if amount <= 0:
                     continue
                 paid += amount
-                eligible = [s for s in live if total[s] >= level]
+                eligible = [s for s in live if bets[s] >= level]
                 best = max(score[s] for s in eligible)
                 winners = [s for s in eligible if score[s] == best]
                 share, odd = divmod(amount, len(winners))
@@ -356,6 +376,8 @@ class Hand:
     def record(self) -> dict:
         """What the machine-readable hand history records beyond the common facts."""
         record: dict = {}
+        if self.antes is not None:
+            record["antes"] = list(self.antes)
         if self.board:
             record["board"] = list(self.board[: self.revealed])
         if self.limited:

@@ -5,15 +5,30 @@
 5/10 by default; no-limit raises go up to all-in, limit bets are 10 before the turn and 20 from
 it, four bets a street. Money: Doyle's game by default (every hand starts with the starting
 stack); with ``carry`` stacks carry from hand to hand and a seat may ``REBUY`` up to the
-starting stack (a seat with no chips must). The betting rules themselves are the engine's
-(:mod:`.betting`); the protocol document has them in prose for bot authors.
+starting stack (a seat with no chips must). The starting stack is one number or one per seat
+(``--stack 100,250,80``), and a dead ante (``--ante``, or ``--big-blind-ante`` posted by the big
+blind for the table) may come before the blinds, so that real hands replay as they were dealt.
+The betting rules themselves are the engine's (:mod:`.betting`); the protocol document has them
+in prose for bot authors.
 """
 
 from __future__ import annotations
 
-from pokerbots.protocol.wire import Shape
+from collections.abc import Sequence
 
-from .base import Deal, Game, GameType, Option, Street, Structure, number_pair, whole_number
+from pokerbots.protocol.wire import Shape, join, parse_list, rotate
+
+from .base import (
+    Deal,
+    Game,
+    GameType,
+    Option,
+    Street,
+    Structure,
+    blind_seats,
+    number_pair,
+    whole_number,
+)
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -80,17 +95,40 @@ def _whole(name: str, value) -> int:
     return value
 
 
-def _make(type: GameType, players: int, *, stack: int = 2000, small_blind: int = 5,
-          big_blind: int = 10, small_bet: int | None = None, big_bet: int | None = None,
-          carry: bool = False) -> Game:
-    type.check_players(players)
+def _stacks(players: int, stack, big_blind: int) -> tuple[int, ...]:
+    """Each seat's starting stack from one number (every seat) or one per seat."""
+    if isinstance(stack, (list, tuple)):
+        stacks = tuple(_whole("a stack", s) for s in stack)
+        if len(stacks) != players:
+            raise ValueError(f"give one stack per seat: {players} stacks, not {len(stacks)}"
+                             f" ({join(stacks)})")
+        if any(s < 0 for s in stacks) or sum(1 for s in stacks if s) < 2:
+            raise ValueError(f"stacks {join(stacks)}: each must be 0 or more (0: the seat sits"
+                             " out), and at least two seats need chips")
+        return stacks
     stack = _whole("the stack", stack)
+    if stack < big_blind:
+        raise ValueError(f"the stack ({stack}) must be at least the big blind ({big_blind})")
+    return (stack,) * players
+
+
+def _make(type: GameType, players: int, *, stack: int | Sequence[int] = 2000,
+          small_blind: int = 5, big_blind: int = 10, small_bet: int | None = None,
+          big_bet: int | None = None, carry: bool = False, ante: int = 0,
+          big_blind_ante: int = 0) -> Game:
+    type.check_players(players)
     small_blind = _whole("the small blind", small_blind)
     big_blind = _whole("the big blind", big_blind)
     if not 0 < small_blind <= big_blind:
         raise ValueError(f"blinds must satisfy 0 < small <= big, not {small_blind}/{big_blind}")
-    if stack < big_blind:
-        raise ValueError(f"the stack ({stack}) must be at least the big blind ({big_blind})")
+    stacks = _stacks(players, stack, big_blind)
+    ante = _whole("the ante", ante)
+    big_blind_ante = _whole("the big blind ante", big_blind_ante)
+    if ante < 0 or big_blind_ante < 0:
+        raise ValueError("an ante is a whole number of chips, 0 or more")
+    if ante and big_blind_ante:
+        raise ValueError("give --ante (every player antes) or --big-blind-ante (the big blind"
+                         " antes for the table), not both")
     limit = type is LIMIT
     if limit:
         small_bet = _whole("the small bet", 10 if small_bet is None else small_bet)
@@ -108,17 +146,41 @@ def _make(type: GameType, players: int, *, stack: int = 2000, small_blind: int =
         streets=tuple(Street(name, board, bet)
                       for name, board, bet in zip(STREET_NAMES, BOARD_DEALT, sizes)),
         no_limit=not limit, cap=LIMIT_CAP if limit else None, blinds=(small_blind, big_blind),
-        stacks=(stack,) * players)
+        stacks=stacks, dead_ante=ante or big_blind_ante, big_blind_ante=bool(big_blind_ante))
+    same = len(set(stacks)) == 1
 
     def round_fields(game: Game, view: int) -> list[tuple[str, str]]:
-        fields = [("Game", type.name), ("Stack", str(stack)),
-                  ("StackMode", "carry" if carry else "reset")]
+        # One stack for all, or each seat's (you first); an ante line only when there is one.
+        fields = [("Game", type.name),
+                  ("Stack", str(stacks[0]) if same else join(rotate(list(stacks), view)))]
+        if ante:
+            fields.append(("Ante", str(ante)))
+        elif big_blind_ante:
+            fields.append(("BigBlindAnte", str(big_blind_ante)))
+        fields.append(("StackMode", "carry" if carry else "reset"))
         if limit:
             fields.append(("BetSizes", f"{small_bet},{big_bet}"))
         return fields
 
     return Game(type, players, structure, deck=DECK, hole_cards=2, rank=rank,
                 parse_deal=parse_deal, carry=carry, round_fields=round_fields)
+
+
+def read_round(players: int, blinds: list[int], button: int, lines: dict[str, str]) -> dict:
+    """The options of the table a seat's ``init_round`` describes, in that seat's view: the
+    blinds from the ``Blinds`` list and the ``Button``, the rest from the lines written above."""
+    small_seat, big_seat = blind_seats(players, button)
+    stacks = parse_list(lines["Stack"])
+    options = {"small_blind": blinds[small_seat], "big_blind": blinds[big_seat],
+               "stack": stacks[0] if len(stacks) == 1 else stacks,
+               "carry": _stack_mode(lines["StackMode"])["carry"]}
+    if "Ante" in lines:
+        options["ante"] = int(lines["Ante"])
+    if "BigBlindAnte" in lines:
+        options["big_blind_ante"] = int(lines["BigBlindAnte"])
+    if "BetSizes" in lines:
+        options["small_bet"], options["big_bet"] = parse_list(lines["BetSizes"])
+    return options
 
 
 def _blinds(text: str) -> dict:
@@ -138,9 +200,26 @@ def _stack_mode(text: str) -> dict:
 
 
 _parse_stack = whole_number("stack")
+_parse_ante = whole_number("ante", minimum=0)
 
-STACK = Option("--stack", "Hold'em: chips each player starts a hand with (default 2000).",
-               lambda text: {"stack": _parse_stack(text)}, metavar="CHIPS")
+
+def _stack(text: str) -> dict:
+    if "," not in text:
+        return {"stack": _parse_stack(text)}
+    parts = text.split(",")
+    if not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"{text!r}: give one whole number of chips per seat, comma-separated,"
+                         " e.g. 100,250,80")
+    return {"stack": tuple(int(p) for p in parts)}
+
+
+STACK = Option("--stack", "Hold'em: chips each player starts a hand with (default 2000), or one"
+               " number per seat: 100,250,80.", _stack, metavar="CHIPS")
+ANTE = Option("--ante", "Hold'em: a dead ante every player posts before the blinds (default 0).",
+              lambda text: {"ante": _parse_ante(text)}, metavar="CHIPS")
+BIG_BLIND_ANTE = Option("--big-blind-ante", "Hold'em: a dead ante the big blind posts for the"
+                        " whole table (default 0).",
+                        lambda text: {"big_blind_ante": _parse_ante(text)}, metavar="CHIPS")
 BLINDS = Option("--blinds", "Hold'em: small and big blind (default 5/10).", _blinds,
                 metavar="SB/BB")
 BET_SIZES = Option("--bet-sizes", "Limit Hold'em: small and big bet (default 10/20).",
@@ -151,19 +230,23 @@ STACK_MODE = Option("--stacks", "Hold'em: reset stacks every hand (Doyle's game,
 
 _PLAY = ("Board", "Pot", "Stacks", "Raise")
 _END = ("Board", "Stacks")
+#: Lines of init_round that only a table with an ante has (after Stack, before StackMode).
+_ANTE_LINES = ("Ante", "BigBlindAnte")
 
 NO_LIMIT = GameType(
     name="holdem-nl", title="no-limit Texas Hold'em", min_players=2, max_players=10,
     make=lambda players, **options: _make(NO_LIMIT, players, **options),
-    options=(STACK, BLINDS, STACK_MODE),
-    shape=Shape(round=("Game", "Stack", "StackMode"), play=_PLAY, end=_END),
-    phh_variant="NT", allin_equity=True)
+    options=(STACK, BLINDS, ANTE, BIG_BLIND_ANTE, STACK_MODE),
+    shape=Shape(round=("Game", "Stack", "StackMode"), play=_PLAY, end=_END,
+                optional=_ANTE_LINES),
+    phh_variant="NT", allin_equity=True, read_round=read_round)
 
 LIMIT = GameType(
     name="holdem-limit", title="limit Texas Hold'em", min_players=2, max_players=10,
     make=lambda players, **options: _make(LIMIT, players, **options),
-    options=(STACK, BLINDS, BET_SIZES, STACK_MODE),
-    shape=Shape(round=("Game", "Stack", "StackMode", "BetSizes"), play=_PLAY, end=_END),
-    phh_variant="FT")
+    options=(STACK, BLINDS, BET_SIZES, ANTE, BIG_BLIND_ANTE, STACK_MODE),
+    shape=Shape(round=("Game", "Stack", "StackMode", "BetSizes"), play=_PLAY, end=_END,
+                optional=_ANTE_LINES),
+    phh_variant="FT", read_round=read_round)
 
 GAMES = (NO_LIMIT, LIMIT)
