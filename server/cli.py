@@ -68,6 +68,9 @@ class Commands(click.Group):
         "smoke": ("smoke", "Test a bot against random bots in short matches (for CI)."),
         "deal": ("deal", "Print the exact text a seat receives, to feed to a bot."),
         "show": ("show", "Summary, hand history and bankroll chart of a match."),
+        "tournament": ("tournament.command",
+                       "Every table of K bots, duplicate deals, rankings with intervals."),
+        "standings": ("tournament.standings_command", "The standings of a tournament folder."),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
