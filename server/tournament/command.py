@@ -96,6 +96,7 @@ def tournament(bots, game, game_texts, players, hands, rounds, seed, duplicate, 
                "rounds": rounds, "duplicate": duplicate, "max_faults": max_faults,
                "refine": refine, "refine_steps": refine_steps, "limits": limit_flags}
     out = out or _default_out()
+    cluster = _open_cluster(scheduler) if scheduler is not None else None
 
     if store.exists(out):
         try:
@@ -118,7 +119,12 @@ def tournament(bots, game, game_texts, players, hands, rounds, seed, duplicate, 
             raise Internal(str(exc)) from None
         resumed = False
 
-    pool = _open_pool(scheduler, jobs, out)
+    if cluster is not None:
+        pool = cluster
+    else:
+        from .pool import LocalPool
+
+        pool = LocalPool(jobs or len(os.sched_getaffinity(0)), out / "workers.log")
     code = _conduct(results, out, pool, limits_as_dict(limits), resumed=resumed)
     sys.exit(code)
 
@@ -161,17 +167,14 @@ def _show(value) -> str:
     return json.dumps(value)
 
 
-def _open_pool(scheduler: str | None, jobs: int | None, out: Path):
-    if scheduler is not None:
-        from .cluster import ClusterPool, ClusterUnavailable
+def _open_cluster(scheduler: str):
+    """The Dask pool, before anything is written: an unreachable cluster leaves no trace."""
+    from .cluster import ClusterPool, ClusterUnavailable
 
-        try:
-            return ClusterPool(scheduler)
-        except ClusterUnavailable as exc:
-            raise Internal(str(exc)) from None
-    from .pool import LocalPool
-
-    return LocalPool(jobs or len(os.sched_getaffinity(0)), out / "workers.log")
+    try:
+        return ClusterPool(scheduler)
+    except ClusterUnavailable as exc:
+        raise Internal(str(exc)) from None
 
 
 def _conduct(results, out: Path, pool, limits: dict, *, resumed: bool) -> int:

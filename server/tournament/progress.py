@@ -98,6 +98,8 @@ class RichProgress:
         return self
 
     def __exit__(self, *exc):
+        if exc[0] is None:
+            self._table()  # the last matches' results, before the display stops
         return self._live.__exit__(*exc)
 
     def replan(self, counts: dict) -> None:
