@@ -248,3 +248,84 @@ def test_random_rows_standings_are_finite(tmp_path):
     lines = standings.table(rows, ["a", "b"], rules)
     assert all(math.isfinite(b["stderr"]) for b in lines)
     assert lines[0]["stderr"] == pytest.approx(lines[1]["stderr"])
+
+
+class FakePool:
+    """Plays a match instantly: the first bot of the field wins 3 chips a hand from each other
+    seat, the others split the rest by a seeded coin. For the director's logic alone."""
+
+    capacity = 2
+
+    def __init__(self, best: str) -> None:
+        import queue
+
+        self.results = queue.Queue()
+        self.best = best
+        self.rng = random.Random(1)
+
+    def submit(self, job: dict) -> None:
+        names = [seat["name"] for seat in job["seating"]]
+        hands = job["hands"]
+        money = [0] * len(names)
+        for s, name in enumerate(names):
+            if name == self.best:
+                money[s] += 3 * hands * (len(names) - 1)
+                for t in range(len(names)):
+                    if t != s:
+                        money[t] -= 3 * hands
+        coin = self.rng.randint(-hands, hands)
+        others = [s for s, n in enumerate(names) if n != self.best][:2]
+        money[others[0]] += coin
+        money[others[1]] -= coin
+        self.results.put({"id": job["id"], "status": "done", "hands": hands,
+                          "bankrolls": money, "log_dir": job["folder"], "seconds": 0.0,
+                          "started": 0.0, "finished": 0.0})
+
+    def interrupt(self) -> None:
+        pass
+
+
+class Quiet:
+    def note(self, text):
+        pass
+
+    def tick(self):
+        pass
+
+    def match_done(self, row, result):
+        pass
+
+    def replan(self, counts):
+        pass
+
+
+def test_refine_adds_deal_sets_among_the_top_until_their_intervals_separate(tmp_path):
+    from pokerbots.server.tournament import store
+    from pokerbots.server.tournament.director import Director
+    from pokerbots.server.tournament.entrants import Entrant
+
+    names = ["a", "b", "c", "d"]
+    options = {"game": "kuhn", "game_options": {}, "players": 3, "hands": 10, "rounds": 1,
+               "duplicate": True, "max_faults": 3, "refine": 3, "refine_steps": 4,
+               "limits": {}}
+    field = [Entrant(n, n, "/x", (), False, "0" * 64) for n in names]
+    results = store.create(tmp_path, options, 5, field,
+                           plan.matches(names, 3, rounds=1, duplicate=True, seed=5))
+    Director(results, tmp_path, FakePool("a"), Quiet(), limits={}).run()
+    rows = results.matches()
+    first = [r for r in rows if r["phase"] == 0]
+    extra = [r for r in rows if r["phase"] > 0]
+    assert len(first) == 24 and all(r["status"] == "done" for r in rows)
+    assert extra, "the top three were separated after the round robin"
+    rules = standings.rules_of(options)
+    steps = max(r["phase"] for r in rows)
+    for phase in range(1, steps + 1):  # each step: the one table of the top three then
+        before = [r for r in rows if r["phase"] < phase]
+        top = {line["name"] for line in standings.table(before, names, rules)[:3]}
+        assert not standings.separated(standings.table(before, names, rules), 3)
+        step = [r for r in rows if r["phase"] == phase]
+        assert len(step) == 6 and all(set(r["seating"]) == top for r in step)
+        assert len({r["deal_set"] for r in step}) == 1
+    lines = standings.table(rows, names, rules)
+    assert steps == 4 or standings.separated(lines, 3)
+    assert lines[0]["name"] == "a"

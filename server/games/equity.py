@@ -53,23 +53,30 @@ def allin_values(game: Game, record: dict, rng: random.Random) -> list[float] | 
         boards = itertools.combinations(remaining, to_come)
     else:
         boards = _sample(remaining, to_come, rng)
-    payout = _Payout(game, record, live)
     rank = game.rank
-    totals = [0] * game.players
-    count = 0
-    for board in boards:
-        full = known + board
-        scores = [rank(holes[s], full) for s in live]
-        if len(scores) == 2:  # the common case, quickly: who wins, or a tie
-            a, b = scores
+    orders: dict[tuple, int] = {}  # how often each order of the live hands came up
+    seen = orders.get
+    if len(live) == 2:  # the common case, quickly: who wins, or a tie
+        first, second = (holes[s] for s in live)
+        for board in boards:
+            full = known + board
+            a, b = rank(first, full), rank(second, full)
             order = (1, 0) if a > b else (0, 1) if a < b else (0, 0)
-        else:
+            orders[order] = seen(order, 0) + 1
+    else:
+        live_holes = [holes[s] for s in live]
+        for board in boards:
+            full = known + board
+            scores = [rank(hole, full) for hole in live_holes]
             levels = sorted(set(scores))
             order = tuple(levels.index(v) for v in scores)
-        deltas = payout.for_order(order)
-        for s in range(game.players):
-            totals[s] += deltas[s]
-        count += 1
+            orders[order] = seen(order, 0) + 1
+    payout = _Payout(game, record, live)
+    totals = [0] * game.players
+    for order, times in orders.items():
+        for s, delta in enumerate(payout.for_order(order)):
+            totals[s] += times * delta
+    count = sum(orders.values())
     return [round(t / count, 6) for t in totals]
 
 

@@ -15,6 +15,7 @@ Dask is an optional extra: ``pip install 'pokerbots[dask]'``.
 from __future__ import annotations
 
 import queue
+import time
 import uuid
 
 
@@ -39,15 +40,22 @@ class ClusterPool:
         self.results: queue.Queue = queue.Queue()
         self._futures: dict = {}
         self._ids: dict = {}
+        self._asked = 0.0
+        self._capacity = 2
 
     @property
     def capacity(self) -> int:
-        """Matches in flight: twice the workers' threads, so a worker never waits for work."""
-        try:
-            threads = sum(self._client.nthreads().values())
-        except Exception:  # the scheduler went away: the next submit says so
-            threads = 1
-        return 2 * max(threads, 1)
+        """Matches in flight: twice the workers' threads, so a worker never waits for work
+        (asked of the scheduler at most every few seconds: workers may come and go)."""
+        now = time.monotonic()
+        if now >= self._asked:
+            self._asked = now + 5.0
+            try:
+                threads = sum(self._client.nthreads().values())
+            except Exception:  # the scheduler went away: the next submit says so
+                threads = 1
+            self._capacity = 2 * max(threads, 1)
+        return self._capacity
 
     def submit(self, job: dict) -> None:
         from .play import play

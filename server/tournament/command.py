@@ -269,7 +269,10 @@ def standings_cmd(folder, as_json):
 
 def show_text(folder: Path) -> str:
     """``pokerbots show`` of a tournament folder: the standings, then every match."""
-    results = store.open_store(folder)
+    try:
+        results = store.open_store(folder)
+    except StoreError as exc:
+        raise click.UsageError(str(exc)) from None
     try:
         document = standings.document(results)
         rows = results.matches()

@@ -124,11 +124,16 @@ class RichProgress:
     def _table(self) -> None:
         from rich.table import Table
 
-        self._next_table = time.monotonic() + TABLE_EVERY
+        started = time.monotonic()
+        lines = self._standings()[:TOP]
+        # Recomputing the standings costs more as the store grows: never more than 5% of
+        # the time (a big tournament refreshes its table less often).
+        spent = time.monotonic() - started
+        self._next_table = time.monotonic() + max(TABLE_EVERY, 20 * spent)
         table = Table(title="Top of the table", title_justify="left")
         for column in ("rank", "bot", "per hand", "± 95%", "hands", "faults"):
             table.add_column(column, justify="left" if column == "bot" else "right")
-        for line in self._standings()[:TOP]:
+        for line in lines:
             table.add_row(*table_cells(line)[:6])
         self._group.renderables[1] = table
 
