@@ -11,7 +11,6 @@ One job per module:
 ``deals``     the cards: a function of the seed, the table, the deal set and the hand only
 ``store``     ``results.sqlite``: options, bots, every match and its result
 ``play``      one match from a plain job description, in whatever process runs it
-``cpus``      a CPU of its own for each running match, claimed across processes
 ``pool``      matches at once in worker processes on this machine (``--jobs``)
 ``cluster``   matches on a Dask distributed cluster (``--scheduler``)
 ``standings`` forfeits, per-hand results, standard errors, intervals, the run-off order

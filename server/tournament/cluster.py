@@ -7,7 +7,8 @@ pokerbots installed and the bots at the same paths (a shared file system, or ide
 match folders are written by the worker at the path the job names, so on a shared file system
 they all end up in the tournament folder. Start workers with one thread each
 (``dask worker ADDRESS --nthreads 1 --nworkers N``): a match is a process conversation, not
-Python work, and each running match claims a CPU of its own on its machine (:mod:`.cpus`).
+Python work, and each running match claims a CPU of its own on its machine
+(:mod:`pokerbots.server.cpus`).
 
 Dask is an optional extra: ``pip install 'pokerbots[dask]'``.
 """
@@ -60,7 +61,7 @@ class ClusterPool:
     def submit(self, job: dict) -> None:
         from .play import play
 
-        future = self._client.submit(play, {**job, "hint": job["id"]}, pure=False,
+        future = self._client.submit(play, job, pure=False,
                                      key=f"pokerbots-match-{job['id']}-{uuid.uuid4().hex}")
         self._futures[future.key] = future
         self._ids[future.key] = job

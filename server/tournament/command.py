@@ -23,6 +23,7 @@ import click
 
 from .. import games
 from ..bots import BotSpecError
+from ..logs import TRANSCRIPTS
 from ..options import bot_limit_options, game_options, make_limits, parse_game_options
 from . import plan, report, standings, store
 from .director import MATCHES, Director, TournamentError
@@ -60,8 +61,8 @@ def _default_out() -> Path:
 
 
 def tournament(bots, game, game_texts, players, hands, rounds, seed, duplicate, jobs, out,
-               scheduler, max_faults, refine, refine_steps, reply_timeout, startup_timeout,
-               **limit_options):
+               scheduler, max_faults, refine, refine_steps, transcripts, reply_timeout,
+               startup_timeout, **limit_options):
     """Play every table of K bots out of BOTS and rank them.
 
     BOT is as in `pokerbots run` (a program, a .py file or a quoted command line), optionally
@@ -125,7 +126,8 @@ def tournament(bots, game, game_texts, players, hands, rounds, seed, duplicate, 
         from .pool import LocalPool
 
         pool = LocalPool(jobs or len(os.sched_getaffinity(0)), out / "workers.log")
-    code = _conduct(results, out, pool, limits_as_dict(limits), resumed=resumed)
+    code = _conduct(results, out, pool, limits_as_dict(limits), resumed=resumed,
+                    transcripts=transcripts)
     sys.exit(code)
 
 
@@ -177,7 +179,8 @@ def _open_cluster(scheduler: str):
         raise Internal(str(exc)) from None
 
 
-def _conduct(results, out: Path, pool, limits: dict, *, resumed: bool) -> int:
+def _conduct(results, out: Path, pool, limits: dict, *, resumed: bool,
+             transcripts: str = "full") -> int:
     """Play the pending matches; write the standings and the report; the exit code."""
     stopped_by: list[int] = []
 
@@ -200,7 +203,8 @@ def _conduct(results, out: Path, pool, limits: dict, *, resumed: bool) -> int:
             progress = RichProgress(counts, names, lambda: standings.document(results)["bots"])
         else:
             progress = PlainProgress(counts, names)
-        director = Director(results, out, pool, progress, limits=limits)
+        director = Director(results, out, pool, progress, limits=limits,
+                            transcripts=transcripts)
         code = 0
         try:
             with progress:
@@ -324,6 +328,10 @@ def command() -> click.Command:
                      show_default=True,
                      help="With --refine: at most this many extra steps of --rounds deal"
                           " sets per table."),
+        click.option("--transcripts", type=click.Choice(TRANSCRIPTS), default="full",
+                     show_default=True,
+                     help="Keep each seat's transcript (seatN.in): always, only for failed"
+                          " matches, or never (a big tournament saves most of its disk)."),
         _limit_options,
         bot_limit_options,
     ]

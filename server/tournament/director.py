@@ -34,12 +34,14 @@ class TournamentError(Exception):
 
 
 class Director:
-    def __init__(self, store: Store, folder: Path, pool, progress, *, limits: dict) -> None:
+    def __init__(self, store: Store, folder: Path, pool, progress, *, limits: dict,
+                 transcripts: str = "full") -> None:
         self.store = store
         self.folder = folder
         self.pool = pool
         self.progress = progress
         self.limits = limits
+        self.transcripts = transcripts
         self.options = store.meta("options")
         entrants = store.entrants()
         self.names = [e.name for e in entrants]
@@ -112,7 +114,7 @@ class Director:
             row["table_no"], row["deal_set"], row["seating_no"], tuple(row["seating"]),
             row["seed"], row["button"]).folder
         job = job_for(row, folder=folder, entrants=self.entrants, options=self.options,
-                      limits=self.limits)
+                      limits=self.limits, transcripts=self.transcripts)
         self.store.start(row["id"], str(folder), time.time())
         self.pool.submit(job)
 

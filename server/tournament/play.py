@@ -4,7 +4,8 @@
 run: both hand it the same JSON-ready job and get the same JSON-ready result, so a match
 played anywhere gives the same result. The match is an ordinary ``pokerbots run`` match
 (:func:`~pokerbots.server.match.run_match`) with the tournament's deals and first button,
-pinned to a CPU claimed for it (:mod:`.cpus`), its log folder written where the job says.
+pinned to a CPU claimed for it (:mod:`pokerbots.server.cpus`), its log folder written where
+the job says.
 In games scored by all-in equity, each qualifying hand's expected values are added to its
 record in ``hands.jsonl`` (``"allin_adjusted"``) and summed into ``allin_bankrolls``.
 
@@ -25,12 +26,13 @@ from pathlib import Path
 
 from .. import games
 from ..bots import BotSpec
+from ..cpus import claim_cpu, release_cpu
 from ..games.equity import allin_values
 from ..limits import ResourceLimits
 from ..match import MatchConfig, MatchSetupError, run_match
 from ..process import stderr_tail
 from ..runner import Limits
-from . import cpus, deals
+from . import deals
 from .entrants import Entrant, argv_here
 
 
@@ -43,14 +45,14 @@ def limits_from_dict(data: dict) -> Limits:
 
 
 def job_for(row: dict, *, folder: Path, entrants: dict[str, Entrant], options: dict,
-            limits: dict, hint: int = 0) -> dict:
+            limits: dict, transcripts: str = "full") -> dict:
     """The job of a store row (``options``: the tournament's recorded options)."""
     return {
         "id": row["id"], "folder": str(folder), "game": options["game"],
         "game_options": options["game_options"], "hands": options["hands"],
         "seed": row["seed"], "button": row["button"],
         "seating": [entrants[name].as_dict() for name in row["seating"]],
-        "limits": limits, "hint": hint,
+        "limits": limits, "transcripts": transcripts,
     }
 
 
@@ -85,20 +87,23 @@ def play(job: dict) -> dict:
         for s, v in enumerate(values):
             allin[s] += v
 
+    cpu = claim_cpu()  # a CPU no other match holds, while one is free
     try:
         if folder.exists():
             shutil.rmtree(folder)  # an earlier, unfinished attempt at this match
-        with cpus.claim(job.get("hint", 0)) as cpu:
-            config = MatchConfig(
-                bots=specs, game=job["game"], game_options=job["game_options"],
-                seed=job["seed"], hands=job["hands"], logs=folder.parent,
-                limits=limits_from_dict(job["limits"]), cpu=cpu,
-                deals=deals.dealer(job["seed"]), button=job["button"], folder=folder)
-            outcome, path = run_match(config, on_hand if scored else None)
+        config = MatchConfig(
+            bots=specs, game=job["game"], game_options=job["game_options"],
+            seed=job["seed"], hands=job["hands"], logs=folder.parent,
+            limits=limits_from_dict(job["limits"]), cpu=cpu,
+            deals=deals.dealer(job["seed"]), button=job["button"], folder=folder,
+            transcripts=job.get("transcripts", "full"))
+        outcome, path = run_match(config, on_hand if scored else None)
     except KeyboardInterrupt:
         return {**result, "status": "interrupted"}
     except (MatchSetupError, OSError) as exc:
         return {**result, "status": "error", "error": f"match {job['id']}: {exc}"}
+    finally:
+        release_cpu(cpu)  # a worker plays many matches: the next may get another CPU
     result.update(hands=outcome.hands, bankrolls=outcome.bankrolls, cpu=cpu,
                   seconds=round(outcome.seconds, 6), finished=time.time())
     if scored:

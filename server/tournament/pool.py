@@ -3,8 +3,9 @@
 Each worker is ``python -m pokerbots.server.tournament.pool``: it reads one job per line (JSON)
 on stdin, plays it with :func:`.play.play` in its main thread (so a match handles Ctrl-C as
 ``pokerbots run`` does: bots ended, logs complete) and writes the result as one JSON line. Each
-match claims a CPU of its own (:mod:`.cpus`). A reader thread per worker puts the results on
-:attr:`LocalPool.results`; everything else happens in the tournament's main thread.
+match claims a CPU of its own (:mod:`pokerbots.server.cpus`). A reader thread per worker puts
+the results on :attr:`LocalPool.results`; everything else happens in the tournament's main
+thread.
 
 A worker ignores SIGINT between matches; during a match SIGINT (the terminal's Ctrl-C, which
 reaches the whole process group, or :meth:`LocalPool.interrupt`) ends that match. If the
@@ -46,7 +47,7 @@ class LocalPool:
     def submit(self, job: dict) -> None:
         with self._lock:
             worker = self._idle.pop(0)
-        worker.send({**job, "hint": worker.number})
+        worker.send(job)
 
     def _finished(self, worker: _Worker, result: dict) -> None:
         with self._lock:
