@@ -258,30 +258,28 @@ def _write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def standings_cmd(folder, as_json):
-    """Print the standings of the tournament in FOLDER, computed again from its store."""
+def _read(folder: Path) -> tuple[dict, list[dict]]:
+    """The standings and the matches of the tournament in ``folder`` (a usage error if there
+    is none)."""
     try:
         results = store.open_store(folder)
     except StoreError as exc:
         raise click.UsageError(str(exc)) from None
     try:
-        document = standings.document(results)
+        return standings.document(results), results.matches()
     finally:
         results.close()
+
+
+def standings_cmd(folder, as_json):
+    """Print the standings of the tournament in FOLDER, computed again from its store."""
+    document, _ = _read(folder)
     click.echo(json.dumps(document, indent=2) if as_json else standings_text(document))
 
 
 def show_text(folder: Path) -> str:
     """``pokerbots show`` of a tournament folder: the standings, then every match."""
-    try:
-        results = store.open_store(folder)
-    except StoreError as exc:
-        raise click.UsageError(str(exc)) from None
-    try:
-        document = standings.document(results)
-        rows = results.matches()
-    finally:
-        results.close()
+    document, rows = _read(folder)
     return (f"Tournament: {folder}\n" + standings_text(document) + "\n\n" + matches_text(rows)
             + "\n")
 

@@ -24,7 +24,8 @@ body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 70em;
        color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
 table { border-collapse: collapse; margin: .5em 0; }
-th, td { padding: .25em .6em; border-bottom: 1px solid #ddd; text-align: right; }
+th, td { padding: .25em .6em; border-bottom: 1px solid #ddd; text-align: right;
+         white-space: nowrap; }
 th { background: #f4f4f4; } td.name, th.name { text-align: left; }
 td.pos { color: #176117; } td.neg { color: #a11; }
 pre { background: #f7f7f7; padding: .6em; overflow-x: auto; white-space: pre-wrap; }
