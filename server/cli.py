@@ -69,6 +69,9 @@ class Commands(click.Group):
         "deal": ("deal", "Print the exact text a seat receives, to feed to a bot."),
         "show": ("show", "Summary, hand history and bankroll chart of a match."),
         "export": ("export", "Write a match's hands as PHH files or an ACPC log."),
+        "tournament": ("tournament.command",
+                       "Every table of K bots, duplicate deals, rankings with intervals."),
+        "standings": ("tournament.standings_command", "The standings of a tournament folder."),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -6,6 +6,7 @@ adds presentation.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import secrets
@@ -44,6 +45,12 @@ class MatchConfig:
     #: Seat transcripts (seatN.in): "full" (kept), "failed" (kept when the round did not
     #: complete) or "none".
     transcripts: str = "full"
+    #: ``deals(game, h)``: the cards of hand ``h`` (a tournament's duplicate deals); None: the
+    #: seed deals. ``button``: the first hand's button; None: drawn from the seed.
+    deals: Callable[[Game, int], Deal] | None = None
+    button: int | None = None
+    #: Create exactly this log folder (it must not exist) instead of a new one under ``logs``.
+    folder: Path | None = None
 
 
 @dataclass
@@ -107,25 +114,39 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
             sandbox.check()
         except sandbox.SandboxUnavailable as exc:
             raise MatchSetupError(str(exc)) from None
-    button, deals = (None, None)
+    button, deals = (config.button, None)
     if config.cards is not None:
+        if config.deals is not None:
+            raise MatchSetupError("give either cards or deals, not both")
         button, deals = read_cards(config.cards, game)
+    elif config.deals is not None:
+        if config.hands is None:
+            raise MatchSetupError("a match dealt by a function needs a number of hands")
+        deal = config.deals
+        deals = (deal(game, h) for h in itertools.count())
+    if button is not None and not 0 <= button < game.players:
+        raise MatchSetupError(f"the button must be a seat from 0 to {game.players - 1}")
     rng = random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
     hands = config.hands
     if deals is not None and hands is None:
         hands = len(deals)
     try:
-        path = new_match_dir(config.logs, f"{config.game}-{len(config.bots)}p")
+        if config.folder is not None:
+            path = Path(config.folder)
+            path.mkdir(parents=True)
+        else:
+            path = new_match_dir(config.logs, f"{config.game}-{len(config.bots)}p")
     except OSError as exc:
-        raise MatchSetupError(f"cannot create a log folder under {config.logs}: {exc}; give --logs"
+        where = config.folder or config.logs
+        raise MatchSetupError(f"cannot create a log folder under {where}: {exc}; give --logs"
                               " a folder you can write to") from None
     log = MatchLog(path, [b.label for b in config.bots], game.structure.streets,
                    transcripts=config.transcripts)
 
     def record(hand: dict) -> None:
-        log.hand(hand)
         if on_hand is not None:
-            on_hand(hand)
+            on_hand(hand)  # first: it may add to the record (a tournament's all-in equity)
+        log.hand(hand)
 
     referee = Referee(game, rng, end_prob=config.end_prob, hands=hands, button=button,
                       deals=deals, on_hand=record, labels=[b.label for b in config.bots])

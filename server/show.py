@@ -3,7 +3,8 @@
 Prints the summary (game, bots, result, bankrolls), the error paragraph of a failed match
 with the paths of the failing seat's transcript and stderr, the hand history (the last hands
 by default) and the bankrolls over time as a text chart, so it works in any terminal and in
-CI logs. LOGDIR may also be a folder of match folders (such as ``logs``): the newest is shown.
+CI logs. LOGDIR may also be a folder of match folders (such as ``logs``): the newest is shown,
+or a tournament's folder: its standings, then its matches.
 """
 
 from __future__ import annotations
@@ -178,6 +179,10 @@ def chart(series: list[list[int]], *, width: int = 60, height: int = 12,
 
 def show_text(path: Path, *, last: int | None = 10, hands_shown: bool = True,
               chart_shown: bool = True, width: int | None = None) -> str:
+    if (path / "results.sqlite").is_file():  # a tournament: its standings, then its matches
+        from .tournament.command import show_text as tournament_text
+
+        return tournament_text(path)
     path = find_match(path)
     summary = _read_json(path / "summary.json")
     timing = _read_json(path / "timing.json")
@@ -238,7 +243,8 @@ def show(logdir, last, all_hands, no_hands, no_chart):
 
     LOGDIR is a match's log folder, or a folder of them (default: logs), whose newest match
     is shown. Works for failed and interrupted matches too: the error is printed with the
-    path of the failing seat's transcript.
+    path of the failing seat's transcript. A tournament's folder shows its standings, then
+    its matches.
     """
     if not logdir.exists():
         raise ShowError(f"{logdir} does not exist")

@@ -1,0 +1,20 @@
+"""Tournaments: many bots, every table of K of them, duplicate deals, honest rankings.
+
+``pokerbots tournament`` plays every combination of K bots out of the M given (each table
+``--rounds`` deal sets, each deal set once per seating with ``--duplicate``), on this machine's
+CPUs or on a Dask cluster, and ranks the bots from the one source of truth, ``results.sqlite``.
+
+One job per module:
+
+``entrants``  the bots: ``NAME=BOT`` arguments, unique names, the sha256 of each program
+``plan``      the tables, seatings and matches (and the extra deal sets of ``--refine``)
+``deals``     the cards: a function of the seed, the table, the deal set and the hand only
+``store``     ``results.sqlite``: options, bots, every match and its result
+``play``      one match from a plain job description, in whatever process runs it
+``pool``      matches at once in worker processes on this machine (``--jobs``)
+``cluster``   matches on a Dask distributed cluster (``--scheduler``)
+``standings`` forfeits, per-hand results, standard errors, intervals, the run-off order
+``report``    the self-contained ``report.html``
+``progress``  the progress bar and top of the table (plain lines when not a terminal)
+``command``   the ``tournament`` and ``standings`` commands
+"""

@@ -1,0 +1,45 @@
+"""The cards of a tournament: a function of the seed, the table, the deal set and the hand only.
+
+Every match of one deal set at one table shares a *match seed*; hand ``h`` of that match deals
+``game.deal(Random("<match seed>:<h>"))`` to the seats. The actions never touch the cards, so
+in every seating of a deal set seat ``s`` gets the same cards in hand ``h``, and the button
+starts on the same seat; different tables and deal sets get independent cards (their seeds
+differ), so their results are independent draws. Python's string seeding hashes the text with
+SHA-512: the same on every machine and Python version, so a Dask worker deals what a local
+worker deals.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import random
+from collections.abc import Callable
+
+from ..games.base import Deal, Game
+
+
+def match_seed(seed: int, table_no: int, deal_set: int) -> int:
+    """The seed shared by every seating of ``deal_set`` at ``table_no`` (63 bits)."""
+    text = f"pokerbots tournament {seed} table {table_no} deal set {deal_set}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+def deal(game: Game, hand: int, *, seed: int) -> Deal:
+    """The cards of hand ``hand`` of every match whose match seed is ``seed``."""
+    return game.deal(random.Random(f"{seed}:{hand}"))
+
+
+def dealer(seed: int) -> Callable[[Game, int], Deal]:
+    """``deal`` for one match seed, as :class:`~pokerbots.server.match.MatchConfig` takes it."""
+    return functools.partial(deal, seed=seed)
+
+
+def first_button(seed: int, players: int) -> int:
+    """The seat of the first hand's button, the same in every seating."""
+    return random.Random(f"{seed}:button").randrange(players)
+
+
+def equity_rng(seed: int, hand: int) -> random.Random:
+    """The generator of the boards sampled for hand ``hand``'s all-in equity."""
+    return random.Random(f"{seed}:{hand}:equity")

@@ -1,0 +1,150 @@
+"""Matches at once on this machine: ``--jobs`` worker processes, one match each at a time.
+
+Each worker is ``python -m pokerbots.server.tournament.pool``: it reads one job per line (JSON)
+on stdin, plays it with :func:`.play.play` in its main thread (so a match handles Ctrl-C as
+``pokerbots run`` does: bots ended, logs complete) and writes the result as one JSON line. Each
+match claims a CPU of its own (:mod:`pokerbots.server.cpus`). A reader thread per worker puts
+the results on :attr:`LocalPool.results`; everything else happens in the tournament's main
+thread.
+
+A worker ignores SIGINT between matches; during a match SIGINT (the terminal's Ctrl-C, which
+reaches the whole process group, or :meth:`LocalPool.interrupt`) ends that match. If the
+tournament process dies (even by SIGKILL) the kernel sends its workers SIGINT
+(``PR_SET_PDEATHSIG``): the match ends cleanly and the worker exits at the end of its input.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+#: prctl option: the signal this process gets when its parent dies.
+PR_SET_PDEATHSIG = 1
+
+
+class LocalPool:
+    """``jobs`` worker processes; :meth:`submit` a job to an idle one, read :attr:`results`."""
+
+    def __init__(self, jobs: int, log: Path) -> None:
+        self.capacity = jobs
+        self.results: queue.Queue = queue.Queue()
+        self._log = open(log, "ab")
+        self._lock = threading.Lock()
+        self._workers: list[_Worker] = []
+        self._idle: list[_Worker] = []
+        for number in range(jobs):
+            worker = _Worker(number, self)
+            self._workers.append(worker)
+            self._idle.append(worker)
+
+    def submit(self, job: dict) -> None:
+        with self._lock:
+            worker = self._idle.pop(0)
+        worker.send(job)
+
+    def _finished(self, worker: _Worker, result: dict) -> None:
+        with self._lock:
+            self._idle.append(worker)
+        self.results.put(result)
+
+    def interrupt(self) -> None:
+        """Stop the running matches (their results come back ``interrupted``)."""
+        for worker in self._workers:
+            worker.signal(signal.SIGINT)
+
+    def close(self) -> None:
+        """End every worker: at the end of its input, else SIGTERM (a match then ends as on
+        Ctrl-C), else SIGKILL."""
+        for worker in self._workers:
+            worker.end_input()
+        for worker in self._workers:
+            worker.wait()
+        self._log.close()
+
+
+class _Worker:
+    def __init__(self, number: int, pool: LocalPool) -> None:
+        self.number = number
+        self._pool = pool
+        self._job: dict | None = None
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", __name__, str(os.getpid())],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=pool._log)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def send(self, job: dict) -> None:
+        self._job = job
+        try:
+            self.process.stdin.write(json.dumps(job).encode() + b"\n")
+            self.process.stdin.flush()
+        except OSError:
+            pass  # it died: the reader reports it
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            result = json.loads(line)
+            self._job = None
+            self._pool._finished(self, result)
+        code = self.process.wait()
+        job = self._job
+        if job is not None:  # it died in the middle of a match
+            self._pool._finished(self, {
+                "id": job["id"], "status": "error", "log_dir": job["folder"],
+                "error": f"a worker process died (exit status {code}) while playing match"
+                         f" {job['id']}; its output is in {self._pool._log.name}"})
+
+    def signal(self, signum: int) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signum)
+
+    def end_input(self) -> None:
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
+
+    def wait(self) -> None:
+        for action, seconds in ((None, 5.0), (signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
+            if action is not None:
+                self.signal(action)
+            try:
+                self.process.wait(seconds)
+            except subprocess.TimeoutExpired:
+                continue
+            break
+        self._reader.join(5.0)
+
+
+def _die_with(parent: int) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGINT, 0, 0, 0)
+    if os.getppid() != parent:  # it died before the line above
+        sys.exit(0)
+
+
+def main() -> None:
+    """A worker: play each job read on stdin, write each result on stdout."""
+    from .play import play
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a match in progress takes it over
+    _die_with(int(sys.argv[1]))
+    out = sys.stdout
+    for line in sys.stdin:
+        result = play(json.loads(line))
+        try:
+            out.write(json.dumps(result) + "\n")
+            out.flush()
+        except BrokenPipeError:
+            return
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""Rankings from the store: forfeits, per-hand results, honest standard errors, the run-off.
+
+**What a match counts.** A ``done`` match gives each seat its bankroll over the hands played.
+A ``failed`` match (a bot broke a rule, the match stopped there) gives the other seats what they
+won in the hands completed; the culprit *forfeits*: it is charged the worst bankroll any seat had
+after the completed hands, less the game's largest forced bet (:func:`penalty_per_hand`) for
+every hand of the planned match not played, over all the planned hands. So breaking a rule is
+never better than folding every remaining hand, and never better than the worst seat at the
+table. A ``skipped`` match counts for nobody.
+
+**Standard errors.** A bot's ``per_hand`` is its total chips over its total hands. Its standard
+error comes from independent units only: with ``--duplicate`` each deal set of a table, summed
+over its seatings (the seatings share cards, so they are not independent of each other);
+otherwise each match. With units ``(x_u, n_u)`` (chips, hands), ``R = sum x / sum n`` and
+
+    stderr = sqrt(k / (k - 1) * sum (x_u - R n_u)^2) / sum n
+
+over the bot's ``k`` units (the ratio estimator's standard error; with equal ``n_u`` it is the
+sample standard deviation of the units' per-hand results over sqrt(k)). The 95% interval is
+``per_hand ± t(0.975, k - 1) * stderr``: Student's t, so that a few units are not trusted more
+than they deserve. With one unit there is no interval (``null``).
+
+**Run-off** (the ACPC's instant run-off): rank the surviving bots on the matches whose bots all
+survive, drop the last, repeat; once no match is left among the survivors they keep their order
+from the last ranking. The winner is the last bot standing; ties drop the bot lower in the
+total-bankroll ranking.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+from .. import games
+
+#: Student's t 0.975 quantiles for 1 to 30 degrees of freedom.
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+         2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t975(df: int) -> float:
+    """The 0.975 quantile of Student's t with ``df`` degrees of freedom."""
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959963984540054  # Cornish-Fisher expansion beyond the table
+    return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
+
+
+def penalty_per_hand(game: str, players: int, game_options: dict) -> int:
+    """The game's largest forced bet: what a forfeit costs for each hand not played."""
+    table = games.make_game(game, players, **game_options)
+    return max(max(table.blinds(button)) for button in range(players))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What the standings need to know of the tournament."""
+
+    hands_per_match: int
+    duplicate: bool
+    penalty: int
+
+
+COUNTED = ("done", "failed")
+
+
+def seat_results(row: dict, rules: Rules, key: str = "bankrolls") -> list[tuple[float, int]]:
+    """``(chips, hands)`` each seat of a played match is credited with (``key``:
+    ``allin_bankrolls`` for the all-in adjusted figures)."""
+    values = row[key]
+    played = row["hands"]
+    results = [(v, played) for v in values]
+    culprit = row["culprit_seat"]
+    if row["status"] == "failed" and culprit is not None:
+        worst = min(values) if played else 0
+        unplayed = max(rules.hands_per_match - played, 0)
+        results[culprit] = (worst - rules.penalty * unplayed, max(played, rules.hands_per_match))
+    return results
+
+
+def unit_of(row: dict, rules: Rules):
+    return (row["table_no"], row["deal_set"]) if rules.duplicate else row["id"]
+
+
+def units(rows: list[dict], rules: Rules, key: str = "bankrolls") -> dict:
+    """``{bot: {unit: [chips, hands]}}`` over the played matches in ``rows``."""
+    found: dict = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for row in rows:
+        if row["status"] not in COUNTED or row[key] is None:
+            continue
+        unit = unit_of(row, rules)
+        for name, (chips, hands) in zip(row["seating"], seat_results(row, rules, key)):
+            cell = found[name][unit]
+            cell[0] += chips
+            cell[1] += hands
+    return found
+
+
+def estimate(cells) -> tuple[float | None, float | None, int]:
+    """``(per_hand, stderr, units)`` from a bot's units (those with no hand are left out)."""
+    cells = [(x, n) for x, n in cells if n > 0]
+    total = sum(n for _, n in cells)
+    if not total:
+        return None, None, 0
+    r = sum(x for x, _ in cells) / total
+    k = len(cells)
+    if k < 2:
+        return r, None, k
+    spread = sum((x - r * n) ** 2 for x, n in cells)
+    return r, math.sqrt(k / (k - 1) * spread) / total, k
+
+
+def _round(value):
+    return None if value is None else round(value, 6)
+
+
+def table(rows: list[dict], names: list[str], rules: Rules, *, allin: bool = False) -> list[dict]:
+    """Each bot's line of the standings, best first (``rank``; ``runoff_rank`` too)."""
+    per_bot = units(rows, rules)
+    per_bot_allin = units(rows, rules, "allin_bankrolls") if allin else {}
+    matches = defaultdict(int)
+    faults = defaultdict(int)
+    for row in rows:
+        if row["status"] in COUNTED:
+            for name in row["seating"]:
+                matches[name] += 1
+            if row["status"] == "failed" and row["culprit"] is not None:
+                faults[row["culprit"]] += 1
+    lines = []
+    for name in names:
+        cells = list(per_bot.get(name, {}).values())
+        per_hand, stderr, k = estimate(cells)
+        line = {
+            "name": name, "rank": None, "runoff_rank": None, "matches": matches[name],
+            "hands": sum(n for _, n in cells), "bankroll": sum(x for x, _ in cells),
+            "per_hand": _round(per_hand), "stderr": _round(stderr),
+            "ci95": (None if stderr is None else
+                     [_round(per_hand - t975(k - 1) * stderr),
+                      _round(per_hand + t975(k - 1) * stderr)]),
+            "faults": faults[name],
+        }
+        if allin:
+            adjusted, adjusted_se, _ = estimate(per_bot_allin.get(name, {}).values())
+            line["allin_adjusted_per_hand"] = _round(adjusted)
+            line["allin_adjusted_stderr"] = _round(adjusted_se)
+        lines.append(line)
+    lines.sort(key=lambda b: (b["per_hand"] is None, -(b["per_hand"] or 0), -b["bankroll"],
+                              b["name"]))
+    for i, line in enumerate(lines):
+        line["rank"] = i + 1
+    order = runoff(rows, [line["name"] for line in lines], rules)
+    for line in lines:
+        line["runoff_rank"] = order.index(line["name"]) + 1
+    return lines
+
+
+def runoff(rows: list[dict], ranked: list[str], rules: Rules) -> list[str]:
+    """The instant run-off order, winner first (``ranked``: the total-bankroll order)."""
+    played = [r for r in rows if r["status"] in COUNTED]
+    survivors = list(ranked)
+    dropped: list[str] = []
+    last: dict[str, float | None] = {}  # per hand in the latest ranking
+
+    def value(name: str) -> float:
+        found = last.get(name)
+        return -math.inf if found is None else found
+
+    while len(survivors) > 1:
+        alive = set(survivors)
+        among = [r for r in played if alive.issuperset(r["seating"])]
+        if not among:
+            break
+        per_bot = units(among, rules)
+        last = {name: estimate(per_bot[name].values())[0] for name in survivors
+                if name in per_bot}
+        # The weakest: lowest per hand among the survivors; a tie drops the lower ranked.
+        weakest = min(survivors, key=lambda n: (value(n), -ranked.index(n)))
+        survivors.remove(weakest)
+        dropped.append(weakest)
+    survivors.sort(key=lambda n: (-value(n), ranked.index(n)))
+    return survivors + dropped[::-1]
+
+
+def cross_table(rows: list[dict], names: list[str], rules: Rules) -> dict:
+    """``{a: {b: per_hand}}``: a's chips per hand in the matches where b also sat."""
+    sums: dict = defaultdict(lambda: [0, 0])
+    for row in rows:
+        if row["status"] not in COUNTED or row["bankrolls"] is None:
+            continue
+        results = seat_results(row, rules)
+        for a, (chips, hands) in zip(row["seating"], results):
+            for b in row["seating"]:
+                if b != a:
+                    cell = sums[a, b]
+                    cell[0] += chips
+                    cell[1] += hands
+    return {a: {b: (_round(sums[a, b][0] / sums[a, b][1]) if sums[a, b][1] else None)
+                for b in names if b != a}
+            for a in names}
+
+
+def separated(lines: list[dict], top: int) -> bool:
+    """Whether the 95% intervals of the first ``top`` bots are disjoint, rank by rank."""
+    head = lines[:top]
+    for better, worse in zip(head, head[1:]):
+        if better["ci95"] is None or worse["ci95"] is None:
+            return False
+        if better["ci95"][0] <= worse["ci95"][1]:
+            return False
+    return True
+
+
+def document(store) -> dict:
+    """``standings.json``: the whole standings, from the store alone."""
+    options = store.meta("options")
+    rows = store.matches()
+    names = [e.name for e in store.entrants()]
+    rules = rules_of(options)
+    allin = games.get(options["game"]).allin_equity
+    lines = table(rows, names, rules, allin=allin)
+    counts = store.counts()
+    return {
+        "game": options["game"], "players": options["players"],
+        "hands_per_match": options["hands"], "duplicate": options["duplicate"],
+        "seed": store.meta("seed"),
+        "matches": {"planned": len(rows), "done": counts["done"], "failed": counts["failed"],
+                    "skipped": counts["skipped"]},
+        "bots": lines,
+        "runoff": [line["name"] for line in sorted(lines, key=lambda x: x["runoff_rank"])],
+    }
+
+
+def rules_of(options: dict) -> Rules:
+    return Rules(options["hands"], options["duplicate"],
+                 penalty_per_hand(options["game"], options["players"],
+                                  options["game_options"]))

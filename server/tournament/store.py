@@ -1,0 +1,221 @@
+"""``results.sqlite``: the one source of truth of a tournament.
+
+Standard library ``sqlite3`` in WAL mode (readers such as ``pokerbots standings`` or a web
+server never block the writer). Three tables:
+
+``meta``     key/value: the options the tournament was started with (JSON) and its seed
+``bots``     name, position in the field, the argument typed, program path and its sha256
+``matches``  one row per planned match: ``id``, ``table_no``, ``deal_set``, ``seating_no``,
+             ``seating`` (JSON names by seat), ``seed`` (the match seed: the deals), ``button``,
+             ``phase`` (0 round robin, n: n-th refinement), ``status`` (``pending``,
+             ``running``, ``done``, ``failed``, ``skipped``), ``hands``, ``bankrolls`` (JSON by
+             seat), ``allin_bankrolls`` (JSON by seat, games scored by all-in equity),
+             ``culprit`` and ``culprit_seat`` (the bot that broke a rule), ``error`` (its
+             paragraph), ``log_dir``, ``seconds``, ``cpu``, ``worker``, ``started``,
+             ``finished``
+
+Only the tournament process writes (one connection, every change its own transaction), so the
+file is consistent whenever the process stops, SIGKILL included; a match still ``running``
+then was not finished and is played again on resume.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from .entrants import Entrant
+from .plan import Planned
+
+FILE = "results.sqlite"
+STATUSES = ("pending", "running", "done", "failed", "skipped")
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS bots (
+    name TEXT PRIMARY KEY, position INTEGER NOT NULL, arg TEXT NOT NULL,
+    program TEXT NOT NULL, args TEXT NOT NULL, python INTEGER NOT NULL, sha256 TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY,
+    table_no INTEGER NOT NULL, deal_set INTEGER NOT NULL, seating_no INTEGER NOT NULL,
+    seating TEXT NOT NULL, seed INTEGER NOT NULL, button INTEGER NOT NULL,
+    phase INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN {STATUSES!r}),
+    hands INTEGER, bankrolls TEXT, allin_bankrolls TEXT, culprit TEXT, culprit_seat INTEGER,
+    error TEXT, log_dir TEXT, seconds REAL, cpu INTEGER, worker TEXT, started REAL,
+    finished REAL,
+    UNIQUE (table_no, deal_set, seating_no));
+CREATE INDEX IF NOT EXISTS matches_status ON matches (status);
+"""
+
+
+class StoreError(Exception):
+    """The store cannot be read or written (exit 3); the message says what happened."""
+
+
+class Store:
+    """A tournament's ``results.sqlite``, opened by :func:`create` or :func:`open_store`."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self.db = connection
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def meta(self, key: str):
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def entrants(self) -> list[Entrant]:
+        rows = self.db.execute(
+            "SELECT name, arg, program, args, python, sha256 FROM bots ORDER BY position")
+        return [Entrant(name, arg, program, tuple(json.loads(args)), bool(python), sha)
+                for name, arg, program, args, python, sha in rows]
+
+    def matches(self, *statuses: str) -> list[dict]:
+        """Every match (or those with one of ``statuses``) in plan order, JSON decoded."""
+        sql = "SELECT * FROM matches"
+        if statuses:
+            sql += f" WHERE status IN ({','.join('?' * len(statuses))})"
+        cursor = self.db.execute(sql + " ORDER BY id", statuses)
+        names = [d[0] for d in cursor.description]
+        rows = []
+        for values in cursor:
+            row = dict(zip(names, values))
+            for key in ("seating", "bankrolls", "allin_bankrolls"):
+                if row[key] is not None:
+                    row[key] = json.loads(row[key])
+            rows.append(row)
+        return rows
+
+    def counts(self) -> dict[str, int]:
+        found = dict(self.db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status"))
+        return {status: found.get(status, 0) for status in STATUSES}
+
+    def last_deal_set(self) -> int:
+        return self.db.execute("SELECT COALESCE(MAX(deal_set), -1) FROM matches").fetchone()[0]
+
+    def last_phase(self) -> int:
+        return self.db.execute("SELECT COALESCE(MAX(phase), 0) FROM matches").fetchone()[0]
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def _write(self, sql: str, args=()) -> None:
+        try:
+            with self.db:
+                self.db.execute(sql, args)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write {self.path}: {exc}") from None
+
+    def add_matches(self, planned: list[Planned]) -> None:
+        try:
+            with self.db:
+                self.db.executemany(
+                    "INSERT INTO matches (table_no, deal_set, seating_no, seating, seed, button,"
+                    " phase) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(p.table_no, p.deal_set, p.seating_no, json.dumps(list(p.seating)),
+                      p.seed, p.button, p.phase) for p in planned])
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write {self.path}: {exc}") from None
+
+    def set_meta(self, key: str, value) -> None:
+        self._write("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                    (key, json.dumps(value)))
+
+    def start(self, match_id: int, log_dir: str, started: float) -> None:
+        self._write("UPDATE matches SET status = 'running', log_dir = ?, started = ?"
+                    " WHERE id = ?", (log_dir, started, match_id))
+
+    def finish(self, result: dict) -> None:
+        """Record a played match (``done`` or ``failed``) from a worker's result."""
+        allin = result.get("allin_bankrolls")
+        self._write(
+            "UPDATE matches SET status = ?, hands = ?, bankrolls = ?, allin_bankrolls = ?,"
+            " culprit = ?, culprit_seat = ?, error = ?, log_dir = ?, seconds = ?, cpu = ?,"
+            " worker = ?, started = ?, finished = ? WHERE id = ?",
+            (result["status"], result["hands"], json.dumps(result["bankrolls"]),
+             None if allin is None else json.dumps(allin), result.get("culprit"),
+             result.get("culprit_seat"), result.get("error"), result["log_dir"],
+             result["seconds"], result.get("cpu"), result.get("worker"), result["started"],
+             result["finished"], result["id"]))
+
+    def unstart(self, match_id: int) -> None:
+        """An interrupted match goes back to ``pending`` (played again from scratch)."""
+        self._write("UPDATE matches SET status = 'pending', started = NULL WHERE id = ?",
+                    (match_id,))
+
+    def reset_running(self) -> list[dict]:
+        """Every match left ``running`` by a run that stopped goes back to ``pending``;
+        returns those rows (their log folders are incomplete)."""
+        rows = self.matches("running")
+        self._write("UPDATE matches SET status = 'pending', started = NULL"
+                    " WHERE status = 'running'")
+        return rows
+
+    def skip_bot(self, name: str) -> int:
+        """Mark every pending match of ``name`` ``skipped``; returns how many."""
+        rows = [r["id"] for r in self.matches("pending") if name in r["seating"]]
+        try:
+            with self.db:
+                self.db.executemany("UPDATE matches SET status = 'skipped' WHERE id = ?",
+                                    [(i,) for i in rows])
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write {self.path}: {exc}") from None
+        return len(rows)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(str(path), timeout=30)
+    db.execute("PRAGMA journal_mode=WAL")
+    # Committed transactions survive the process being killed; after a power cut the last
+    # matches may be missing, and are played again on resume.
+    db.execute("PRAGMA synchronous=NORMAL")
+    return db
+
+
+def create(folder: Path, options: dict, seed: int, entrants: list[Entrant],
+           planned: list[Planned]) -> Store:
+    """A new store in ``folder`` (created) with the tournament's options, bots and plan."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / FILE
+        db = _connect(path)
+        with db:
+            db.executescript(_SCHEMA)
+            db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
+                           [("options", json.dumps(options)), ("seed", json.dumps(seed)),
+                            ("format", json.dumps(1))])
+            db.executemany(
+                "INSERT INTO bots VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(e.name, i, e.arg, e.program, json.dumps(list(e.args)), int(e.python),
+                  e.sha256) for i, e in enumerate(entrants)])
+    except (OSError, sqlite3.Error) as exc:
+        raise StoreError(f"cannot create the results store in {folder}: {exc}") from None
+    store = Store(path, db)
+    store.add_matches(planned)
+    return store
+
+
+def exists(folder: Path) -> bool:
+    return (folder / FILE).is_file()
+
+
+def open_store(folder: Path) -> Store:
+    """The store of an existing tournament folder (StoreError if there is none or it is not a
+    tournament's)."""
+    path = folder / FILE
+    if not path.is_file():
+        raise StoreError(f"{folder} holds no tournament ({FILE} is missing)")
+    try:
+        db = _connect(path)
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read {path}: {exc}") from None
+    if not {"meta", "bots", "matches"} <= tables:
+        db.close()
+        raise StoreError(f"{path} is not a pokerbots tournament's results store")
+    return Store(path, db)
