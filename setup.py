@@ -27,6 +27,7 @@ COMPILED = [
     "protocol/wire.py",
     "server/referee.py",
     "server/driver.py",
+    "server/games/betting.py",
 ]
 
 

@@ -43,8 +43,6 @@ UNLIMITED = 1 << 62
 _LEGAL: dict = {}
 _LEGAL_CACHE = 4096
 
-_UNSET = object()
-
 _ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
 
@@ -121,7 +119,9 @@ class Hand:
         self.raises = 1 if structure.blinds else 0  # bets this street (a blind is the first)
         #: Seat whose decision is due, or ``None`` once the hand is over.
         self.to_act: int | None = None
-        self._rr = _UNSET
+        self._decision = 0  # counts the decisions asked for
+        self._rr: tuple[int, int] | None = None
+        self._rr_decision = -1  # the decision _rr was worked out for
         self._live = n - sum(folded)  # players not folded
         self._active = sum(1 for s in range(n) if stack[s] and not folded[s])
         if structure.blinds:
@@ -135,14 +135,14 @@ class Hand:
     def _raise_range(self) -> tuple[int, int] | None:
         """The legal raise of the seat to act as (min, max) money in front, or None (worked out
         once per decision: the legal line, the Raise line and the judging all ask)."""
-        rr = self._rr
-        if rr is not _UNSET:
-            return rr
-        rr = self._rr = self._work_out_raise()
-        return rr
+        if self._rr_decision != self._decision:
+            self._rr = self._work_out_raise()
+            self._rr_decision = self._decision
+        return self._rr
 
     def _work_out_raise(self) -> tuple[int, int] | None:
         s = self.to_act
+        assert s is not None  # asked only while a decision is due
         bet = self.bet
         most = self.front[s] + self.stack[s]
         if most <= bet or self._active < 2:
@@ -255,7 +255,7 @@ class Hand:
             if not folded[t] and stack[t] and (acted[t] < 0 or front[t] < bet):
                 if self._active > 1 or front[t] < bet:
                     self.to_act = t
-                    self._rr = _UNSET
+                    self._decision += 1
                     return
                 break
         if self._active > 1 and self.street < len(self._streets) - 1:
