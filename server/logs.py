@@ -76,7 +76,8 @@ class MatchLog:
         else:
             self.seat_in = [open(path / f"seat{s}.in", "wb", buffering=1 << 16)
                             for s in range(n)]
-        self.hands_jsonl = open(path / "hands.jsonl", "w", encoding="utf-8")
+        # Unbuffered: each hand is one os.write of a whole line, durable at once.
+        self.hands_jsonl = open(path / "hands.jsonl", "wb", buffering=0)
         self._files = [*self.seat_in, self.hands_jsonl]
 
     def stderr_path(self, seat: int) -> Path:
@@ -84,8 +85,9 @@ class MatchLog:
 
     def hand(self, record: dict) -> None:
         """Write one finished hand, durably (called by the referee's ``on_hand``)."""
-        self.hands_jsonl.write(_COMPACT_JSON.encode(record) + "\n")
-        self.hands_jsonl.flush()
+        line = memoryview((_COMPACT_JSON.encode(record) + "\n").encode())
+        while line:  # an unbuffered write may take only part of it
+            line = line[self.hands_jsonl.write(line):]
 
     def flush(self) -> None:
         for f in self._files:
