@@ -88,12 +88,20 @@ def first_decision(players=3, button=None, reply=b"BET 1", after=()):
 
 @pytest.mark.parametrize("reply", [b"BET 1", b"BET 2", b"BET 1\r", b"BET 2\r"])
 def test_with_no_bet_out_check_and_bet_are_legal(reply):
-    first_decision(reply=reply)
+    referee, transcript = first_decision(reply=reply)
+    assert referee.hands_played == 1
+    # The next player to act (seat 1, seat 0 last in its view) is told the action.
+    plays = [m for _, kind, m, _ in transcript if kind == "play"]
+    assert plays[1].endswith(b"Action: " + reply.rstrip(b"\r") + b"\n")
 
 
 @pytest.mark.parametrize("reply", [b"BET 2", b"FOLD 1", b"BET 2\r", b"FOLD 1\r"])
 def test_facing_a_bet_call_and_fold_are_legal(reply):
-    first_decision(reply=reply, after=[b"BET 2"])
+    referee, transcript = first_decision(reply=reply, after=[b"BET 2"])
+    assert referee.hands_played == 1
+    # Seat 1 answered seat 0's bet; the end of the hand shows its answer to everyone.
+    ends = {s: m for s, kind, m, _ in transcript if kind == "end_hand"}
+    assert b"Action: " + reply.rstrip(b"\r") + b"\n" in ends[0]
 
 
 @pytest.mark.parametrize(
