@@ -11,14 +11,19 @@ KIND, done at the bot's first chance in hand N or later:
   raise-not-allowed  BET one chip above the call when the server says 'Raise: -'
   rebuy              answer REBUY to end_hand (wrong in reset mode, or with a full stack)
   ok-broke           answer OK to end_hand with no chips left in carry mode
-Otherwise it answers REBUY exactly when it has no chips in carry mode. --show-env writes
-POKERBOTS_GAME to stderr. Written without the client library, so the server is checked against
-an independent reading of the protocol: its Money replies are computed from the Stacks lines.
+Otherwise it answers REBUY exactly when it has no chips in carry mode (the client library's
+own answer). --show-env writes POKERBOTS_GAME to stderr.
+
+The client library reads every message and computes every bookkeeping reply; this bot takes
+its reply and replaces it where it is meant to misbehave (``check=False`` lets an illegal
+decision through).
 """
 
 import argparse
 import os
 import sys
+
+from pokerbots.protocol.client import Client
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--fault", default=None)
@@ -27,99 +32,52 @@ parser.add_argument("--raise", dest="raises", action="store_true")
 parser.add_argument("--show-env", action="store_true")
 args = parser.parse_args()
 
-stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-
-
-def send(text):
-    stdout.write(text.encode() + b"\n")
-    stdout.flush()
-
 
 def misbehave(reply):
     print(f"about to break the rules: {args.fault}", file=sys.stderr, flush=True)
-    send(reply)
+    return reply
 
 
-def value(key):
-    line = stdin.readline().decode().rstrip("\n")
-    if not line.startswith(key + ": "):
-        sys.exit(f"expected a {key!r} line, got {line!r}")
-    return line[len(key) + 2:]
+def decide(state):
+    fault = args.fault if state.hand >= args.at_hand else None
+    call = state.legal.call
+    low, high = state.raise_range or (None, None)
+    facing_bet = state.table_bet > state.front
+    if fault == "wrong-value" and call > 0:
+        return misbehave(f"BET {call - 1}")
+    if fault == "raise-too-small" and facing_bet and low is not None and low - 1 > call:
+        return misbehave(f"BET {low - 1}")
+    if fault == "raise-too-big" and facing_bet and low is not None:
+        return misbehave(f"BET {high + 1}")
+    if fault == "raise-not-allowed" and low is None:
+        return misbehave(f"BET {call + 1}")
+    if args.raises and low is not None:
+        return f"BET {low}"
+    return f"BET {call}"
 
 
-def numbers(text):
-    return [int(v) for v in text.split(",")]
+def end_hand_reply(client, reply):
+    """Replace the client's answer to end_hand (OK or REBUY) when told to."""
+    if client.hand < args.at_hand:
+        return reply
+    if args.fault == "rebuy":
+        return misbehave(b"REBUY")
+    if args.fault == "ok-broke" and reply == b"REBUY" and client.stacks[0] == 0:
+        return misbehave(b"OK")
+    return reply
 
 
 if args.show_env:
     print(f"POKERBOTS_GAME={os.environ.get('POKERBOTS_GAME')}", file=sys.stderr, flush=True)
 
-hand, n, start, carry = -1, 0, 0, False
-bankrolls, stacks = [], []  # stacks: everyone's chips at the start of the hand
-while True:
-    line = stdin.readline()
-    if not line:
+client = Client(decide, check=False)
+for line in sys.stdin.buffer:
+    reply = client.feed(line)
+    if reply is None:
+        continue
+    if reply in (b"OK", b"REBUY"):
+        reply = end_hand_reply(client, reply)
+    sys.stdout.buffer.write(reply + b"\n")
+    sys.stdout.buffer.flush()
+    if client.done:
         break
-    word = line.decode().rstrip("\n")
-    fault = args.fault if hand >= args.at_hand else None
-    if word == "init_round":
-        bankrolls = numbers(value("Money"))
-        n = len(bankrolls)
-        value("Blinds"), value("Button"), value("EndProb")
-        game = value("Game")
-        start = int(value("Stack"))
-        carry = value("StackMode") == "carry"
-        if game == "holdem-limit":
-            value("BetSizes")
-        stacks = [start] * n
-        send("READY")
-    elif word == "init_hand":
-        hand = int(value("Hand"))
-        value("Cards")
-        send("READY")
-    elif word == "play":
-        fronts = [int(value("Action").split()[1]) for _ in range(n)]
-        value("Board"), value("Pot")
-        behind = numbers(value("Stacks"))[0]
-        raise_text = value("Raise")
-        table, front = max(fronts), fronts[0]
-        call = min(table, front + behind)
-        low, high = (None, None) if raise_text == "-" else numbers(raise_text)
-        facing_bet = table > front
-        if fault == "wrong-value" and call > 0:
-            misbehave(f"BET {call - 1}")
-        elif fault == "raise-too-small" and facing_bet and low is not None and low - 1 > call:
-            misbehave(f"BET {low - 1}")
-        elif fault == "raise-too-big" and facing_bet and low is not None:
-            misbehave(f"BET {high + 1}")
-        elif fault == "raise-not-allowed" and low is None:
-            misbehave(f"BET {call + 1}")
-        elif args.raises and low is not None:
-            send(f"BET {low}")
-        else:
-            send(f"BET {call}")
-    elif word == "end_hand":
-        for _ in range(n):
-            value("Action")
-        value("Showdown"), value("Pots"), value("Board")
-        after = numbers(value("Stacks"))
-        bankrolls = [b + a - s for b, a, s in zip(bankrolls, after, stacks)]
-        stacks = after if carry else [start] * n
-        if fault == "rebuy":
-            misbehave("REBUY")
-        elif fault == "ok-broke" and carry and stacks[0] == 0:
-            misbehave("OK")
-        else:
-            send("REBUY" if carry and stacks[0] == 0 else "OK")
-    elif word.startswith("EndAction: "):
-        answers = [word] + [stdin.readline().decode().rstrip("\n") for _ in range(n - 1)]
-        for p, answer in enumerate(answers):
-            if answer == "EndAction: REBUY":
-                stacks[p] = start  # a rebuy tops the stack up and leaves the bankroll alone
-        send("Money: " + ",".join(map(str, bankrolls)))
-    elif word == "end_round":
-        value("Bankrolls"), value("NumHands")
-        send("Thank you dealer, have a nice day!")
-        break
-    else:
-        sys.exit(f"unexpected line {word!r}")

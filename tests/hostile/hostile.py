@@ -4,7 +4,8 @@
     hostile.py MODE [--at-hand N]
 
 The misbehaviour happens at the first ``play`` message of hand N (default 0) unless the mode
-says otherwise. Written without the client library, like tests/bad_bots/kuhn_bot.py.
+says otherwise. The client library reads the protocol and makes every reply; the bot
+replaces or withholds the reply where it is meant to misbehave.
 """
 
 import argparse
@@ -13,6 +14,8 @@ import signal
 import socket
 import sys
 import time
+
+from pokerbots.protocol.client import Client
 
 parser = argparse.ArgumentParser()
 parser.add_argument("mode")
@@ -100,13 +103,10 @@ if mode.startswith("sandbox-"):
     if mode == "sandbox-setsid":
         spawn_detached(leave_parent=True)
 
-hand = -1
-bankrolls = []
-acted = False
-
-
-def misbehave(values):
-    """At play in the chosen hand. Returns True when it answered (well or badly)."""
+def misbehave(state):
+    """At play in the chosen hand: the reply to send, or None when it answered itself (or
+    never will)."""
+    call = state.check_or_call()
     if mode == "crash":
         print("Traceback (most recent call last):\nValueError: the bot gave up", file=sys.stderr,
               flush=True)
@@ -117,23 +117,23 @@ def misbehave(values):
     if mode == "never-write":
         stdin.read()
     if mode == "split":
-        reply = f"BET {max(values)}\n".encode()
+        reply = f"{call}\n".encode()
         raw(reply[:2])
         time.sleep(args.seconds)
         raw(reply[2:])
-        return True
+        return None
     if mode == "two-lines":
-        raw(f"BET {max(values)}\nBET {max(values)}\n".encode())
-        return True
+        raw(f"{call}\n{call}\n".encode())
+        return None
     if mode == "long-line":
         raw(b"B" * 5000)
         sleep_forever()
     if mode == "not-utf8":
         raw(b"\xff\xfe BET \xc3\x28\n")
-        return True
+        return None
     if mode == "empty-line":
         raw(b"\n")
-        return True
+        return None
     if mode == "junk-stream":
         while True:  # a byte now and then, never a newline: it must not extend the time
             raw(b"#")
@@ -144,50 +144,33 @@ def misbehave(values):
         os._exit(0)
     if mode == "slow":
         time.sleep(args.seconds)
-    return False
+    return call
 
 
-while True:
-    line = stdin.readline()
-    if not line:
-        break
-    word = line.rstrip(b"\n")
-    if word == b"init_round":
-        bankrolls = [int(v) for v in stdin.readline().split(b": ")[1].split(b",")]
-        for _ in range(3):
-            stdin.readline()
-        send("READY")
-    elif word == b"init_hand":
-        hand = int(stdin.readline().split(b": ")[1])
-        stdin.readline()
-        send("READY")
-    elif word == b"play":
-        values = [int(stdin.readline().split()[2]) for _ in bankrolls]
-        if hand >= args.at_hand and (mode == "slow" or not acted):
-            acted = True
-            if misbehave(values):
-                continue
-        send(f"BET {max(values)}")
-    elif word == b"end_hand":
-        fronts = [int(stdin.readline().split()[2]) for _ in bankrolls]
-        stdin.readline()  # Showdown
-        pots = stdin.readline().split(b": ")[1].split()
-        for p in range(len(bankrolls)):
-            bankrolls[p] -= fronts[p]
-        for pot in pots:
-            value, winner = pot.split(b",")
-            bankrolls[int(winner)] += int(value)
-        send("OK")
-    elif word.startswith(b"EndAction"):
-        for _ in range(len(bankrolls) - 1):
-            stdin.readline()
-        send("Money: " + ",".join(map(str, bankrolls)))
-    elif word == b"end_round":
-        stdin.readline()
-        stdin.readline()
+acted = False
+#: What decide() returns when the bot already wrote its own reply.
+ANSWERED = "(answered)"
+
+
+def decide(state):
+    global acted
+    if state.hand >= args.at_hand and (mode == "slow" or not acted):
+        acted = True
+        reply = misbehave(state)
+        return ANSWERED if reply is None else reply
+    return state.check_or_call()
+
+
+client = Client(decide, check=False)
+for line in stdin:
+    reply = client.feed(line)
+    if reply is None or reply == ANSWERED.encode():
+        continue
+    if client.done:
         if mode == "no-goodbye":
             sys.exit(0)
-        send("Thank you dealer, have a nice day!")
+        send(reply.decode())
         if mode == "linger":
             sleep_forever()  # said goodbye but does not exit: the server must end it
         break
+    send(reply.decode())
