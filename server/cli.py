@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -21,9 +22,10 @@ from .logs import TRANSCRIPTS
 from .options import bot_limit_options, game_options, make_limits, parse_game_options
 
 #: Exit codes: 0 the match completed, 1 a bot broke the rules, 2 the command was wrong,
-#: 130 interrupted by Ctrl-C.
+#: 3 the server itself could not go on, 130 interrupted by Ctrl-C.
 EXIT_FAULT = 1
 EXIT_USAGE = 2
+EXIT_SERVER = 3
 EXIT_INTERRUPTED = 130
 #: SIGTERM: the bots are ended and the logs written, as for Ctrl-C.
 EXIT_TERMINATED = 143
@@ -55,8 +57,14 @@ def parse_cpu(text: str) -> int | None:
     if text == "none":
         return None
     if text.isdigit():
+        from .match import MatchSetupError, check_cpu
+
+        try:
+            check_cpu(int(text))
+        except MatchSetupError as exc:
+            raise click.BadParameter(str(exc), param_hint="--cpu") from None
         return int(text)
-    raise click.BadParameter(f"{text!r}: give a CPU number, 'auto' or 'none'")
+    raise click.BadParameter(f"{text!r}: give a CPU number, 'auto' or 'none'", param_hint="--cpu")
 
 
 class Commands(click.Group):
@@ -138,7 +146,7 @@ def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeou
     http://HOST:PORT/ is a Lean Poker player (a web service you run); acpc:'COMMAND {game}
     {host} {port}' is an ACPC agent, started with a game file and the port to connect to. Two
     bots play heads-up; each game says how many it takes. Exit code: 0 completed, 1 a bot broke
-    the rules, 2 bad command line.
+    the rules, 2 bad command line, 3 the server could not go on.
     """
     from . import adapters, games
     from .bots import BotSpecError
@@ -173,9 +181,19 @@ def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeou
     sys.exit(play_and_report(config, as_json=as_json))
 
 
+def reproduce(seed: int) -> str:
+    """The command that was typed, with the seed that dealt (drawn when none was given)."""
+    words = ["pokerbots", *sys.argv[1:]]
+    if not any(w == "--seed" or w.startswith("--seed=") for w in words):
+        words += ["--seed", str(seed)]
+    return shlex.join(words)
+
+
 def play_and_report(config, *, as_json: bool = False) -> int:
     """Play the match ``config`` (a MatchConfig), print the result or the error; return the
     exit code."""
+    from . import sandbox
+    from .errors import ServerFault
     from .human import explain, is_human
     from .match import MatchSetupError, prepare, run_prepared
     from .process import stderr_tail
@@ -186,6 +204,12 @@ def play_and_report(config, *, as_json: bool = False) -> int:
         match = prepare(config, on_hand=progress.update if progress else None)
     except MatchSetupError as exc:
         raise click.UsageError(str(exc)) from None
+    except ServerFault as exc:
+        click.echo(exc.paragraph(), err=True)
+        return EXIT_SERVER
+    note = sandbox.note_once(config.limits.sandbox, config.limits.resources.processes)
+    if note:
+        click.echo(note, err=True)
     try:
         if progress:
             with progress:
@@ -198,6 +222,10 @@ def play_and_report(config, *, as_json: bool = False) -> int:
     if outcome.interrupted:
         click.echo(f"Interrupted by {outcome.interrupted}. Logs: {match.log.path}", err=True)
         return EXIT_TERMINATED
+    if outcome.failure is not None:
+        click.echo(outcome.failure.paragraph(logs=str(match.log.path), hands=outcome.hands),
+                   err=True)
+        return EXIT_SERVER
     summary = json.loads((match.log.path / "summary.json").read_text())
     summary["logs"] = str(match.log.path)
     summary["seconds"] = round(outcome.seconds, 3)
@@ -215,6 +243,7 @@ def play_and_report(config, *, as_json: bool = False) -> int:
         if tail:
             text += "\nLast lines of its stderr:\n" + "\n".join(
                 "    " + t for t in tail.splitlines())
+        text += f"\nReproduce: {reproduce(match.seed)}"
         click.echo(text, err=True)
         return EXIT_FAULT
     return 0

@@ -1,4 +1,5 @@
-"""Errors are data: one immutable value for everything a bot can do wrong.
+"""Errors are data: one immutable value for everything a bot can do wrong, and one for the
+server itself failing (:class:`ServerFault`).
 
 A :class:`BotFault` is made once, where every fact about it is known (the referee makes every
 fault, also those the process layer finds: see :meth:`Referee.fault`), and is never changed
@@ -81,3 +82,37 @@ def _rebuild(fields: dict) -> BotFault:
 
 def _indent(text: str) -> str:
     return "\n".join("    " + line for line in text.rstrip("\n").split("\n"))
+
+
+@dataclass(frozen=True, slots=True)
+class ServerFault(Exception):
+    """The server itself could not go on (exit code 3): the disk is full, the log folder was
+    removed, or a bug. No bot is to blame; the bots are ended and every hand completed before
+    is kept (the files end with the last complete hand).
+
+    ``doing`` says what the server was doing (``writing logs/x/hands.jsonl``), ``error`` the
+    operating system's error or the exception, ``advice`` what to do about it.
+    """
+
+    doing: str
+    error: str
+    path: str | None = None
+    advice: str = ""
+
+    def __str__(self) -> str:
+        return self.paragraph()
+
+    def paragraph(self, logs: str | None = None, hands: int | None = None) -> str:
+        """The whole story in one paragraph, as the CLI prints it."""
+        parts = [f"The server could not go on while {self.doing}: {self.error}.",
+                 "No bot broke a rule; the bots were ended."]
+        if logs is not None:
+            parts.append(f"Logs: {logs}" if hands is None else
+                         f"The {hands} hands completed before are kept in {logs}.")
+        if self.advice:
+            parts.append(self.advice)
+        return " ".join(parts)
+
+    def as_dict(self) -> dict:
+        return {"doing": self.doing, "error": self.error, "path": self.path,
+                "advice": self.advice}

@@ -1,4 +1,5 @@
-"""Operating-system limits on each bot process: memory, CPU time, open files, file size.
+"""Operating-system limits on each bot process: memory, CPU time, open files, file size
+(and the number of processes, which the confinement enforces: see :mod:`.sandbox`).
 
 They are set in the child between ``fork`` and ``exec`` (``preexec_fn``), so they apply to the
 bot and to everything it starts, and never to the server. Zero means "no limit".
@@ -23,6 +24,11 @@ class ResourceLimits:
     open_files: int = 256
     #: Largest file the bot may write (RLIMIT_FSIZE), in MiB; the bot gets SIGXFSZ beyond it.
     file_size_mib: int = 100
+    #: Processes and threads the bot may run at once (``--max-procs``); enforced by the
+    #: confinement (:mod:`.sandbox`): a pids cgroup as root, else RLIMIT_NPROC in the bot's
+    #: own user namespace. Not an rlimit set here: RLIMIT_NPROC counts every process of the
+    #: user, so outside a namespace of its own it would limit the wrong thing.
+    processes: int = 64
 
     def pairs(self) -> list[tuple[int, int]]:
         """(resource, value) for every limit that is set."""

@@ -6,6 +6,7 @@ adds presentation.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import os
 import random
@@ -18,6 +19,7 @@ import trio
 
 from . import games, sandbox
 from .bots import BotSpec
+from .errors import ServerFault
 from .games.base import Deal, Game
 from .logs import MatchLog, new_match_dir
 from .referee import Referee
@@ -59,6 +61,8 @@ class PreparedMatch:
     game: Game
     referee: Referee
     log: MatchLog
+    #: The seed that deals: the one given, or one drawn at random (recorded in the summary).
+    seed: int = 0
 
 
 def read_cards(path: Path, game: Game) -> tuple[int | None, list[Deal]]:
@@ -114,6 +118,8 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
             sandbox.check()
         except sandbox.SandboxUnavailable as exc:
             raise MatchSetupError(str(exc)) from None
+    if config.cpu is not None:
+        check_cpu(config.cpu)
     button, deals = (config.button, None)
     if config.cards is not None:
         if config.deals is not None:
@@ -126,22 +132,32 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
         deals = (deal(game, h) for h in itertools.count())
     if button is not None and not 0 <= button < game.players:
         raise MatchSetupError(f"the button must be a seat from 0 to {game.players - 1}")
-    rng = random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
+    # A seed is always drawn, so that any match can be replayed from its summary.
+    seed = config.seed if config.seed is not None else secrets.randbelow(1 << 31)
+    rng = random.Random(seed)
     hands = config.hands
     if deals is not None and hands is None:
         hands = len(deals)
+    if config.cards is not None and hands > len(deals):
+        raise MatchSetupError(
+            f"the cards file {config.cards} holds {len(deals)} deals, fewer than the {hands}"
+            f" hands asked for: add deals, or give --hands {len(deals)} (or leave --hands out)")
     try:
         if config.folder is not None:
             path = Path(config.folder)
             path.mkdir(parents=True)
         else:
             path = new_match_dir(config.logs, f"{config.game}-{len(config.bots)}p")
+        log = MatchLog(path, [b.label for b in config.bots], game.structure.streets,
+                       transcripts=config.transcripts)
     except OSError as exc:
         where = config.folder or config.logs
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO):
+            raise ServerFault(f"creating a log folder under {where}", exc.strerror,
+                              str(where), "Free some space (pokerbots logs prune removes"
+                              " old matches) or give --logs a folder on another disk.") from None
         raise MatchSetupError(f"cannot create a log folder under {where}: {exc}; give --logs"
                               " a folder you can write to") from None
-    log = MatchLog(path, [b.label for b in config.bots], game.structure.streets,
-                   transcripts=config.transcripts)
 
     def record(hand: dict) -> None:
         if on_hand is not None:
@@ -150,7 +166,7 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
 
     referee = Referee(game, rng, end_prob=config.end_prob, hands=hands, button=button,
                       deals=deals, on_hand=record, labels=[b.label for b in config.bots])
-    return PreparedMatch(config, game, referee, log)
+    return PreparedMatch(config, game, referee, log, seed)
 
 
 def run_prepared(match: PreparedMatch) -> MatchOutcome:
@@ -162,12 +178,30 @@ def run_prepared(match: PreparedMatch) -> MatchOutcome:
     outcome: MatchOutcome | None = None
     try:
         outcome = trio.run(play, match.referee, config.bots, match.log, config.limits)
+    except Exception as exc:  # the server's own failure (play ends the bots): exit code 3
+        referee = match.referee
+        outcome = MatchOutcome(referee.hands_played, list(referee.bankrolls),
+                               failure=match.log.failure(exc))
     finally:
         if config.cpu is not None:
             os.sched_setaffinity(0, previous)
+        def failed(exc: ServerFault | None) -> None:
+            if exc is not None and outcome is not None and outcome.failure is None:
+                outcome.failure = exc
+
+        try:
+            match.log.flush()
+        except ServerFault as exc:
+            failed(exc)
+        completed = describe(match, outcome)[0]["result"] == "completed"
+        failed(match.log.close(completed=completed))
         summary, timing = describe(match, outcome)
-        match.log.write_summary(summary, timing)
-        match.log.close(completed=summary["result"] == "completed")
+        try:
+            match.log.write_summary(summary, timing)
+        except ServerFault as exc:
+            failed(exc)
+        if outcome is not None and outcome.failure is not None:
+            match.log.repair()
     if outcome.interrupted == "SIGINT":
         raise KeyboardInterrupt  # the bots are ended and the logs complete
     return outcome
@@ -185,6 +219,8 @@ def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, 
     referee = match.referee
     if outcome is None or outcome.interrupted:
         result, error = "interrupted", None
+    elif outcome.failure is not None:
+        result, error = "server-error", None
     elif outcome.fault is not None:
         result, error = "failed", outcome.fault.as_dict()
     else:
@@ -194,7 +230,8 @@ def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, 
         "game": config.game,
         "game_options": config.game_options,
         "bots": [b.label for b in config.bots],
-        "seed": config.seed,
+        "seed": match.seed,
+        "seed_given": config.seed is not None,
         "first_button": referee.button,
         "end_prob": list(referee.end_prob),
         "hands_played": referee.hands_played,
@@ -204,6 +241,8 @@ def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, 
     }
     if outcome is not None and outcome.interrupted:
         summary["interrupted_by"] = outcome.interrupted
+    if outcome is not None and outcome.failure is not None:
+        summary["server_error"] = outcome.failure.as_dict()
     timing = {}
     if outcome is not None:
         timing = {
@@ -213,6 +252,29 @@ def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, 
             "bot_seconds": [round(t, 6) for t in outcome.time_used],
         }
     return summary, timing
+
+
+def check_cpu(cpu: int) -> None:
+    """MatchSetupError unless ``cpu`` is one this process may run on, naming those."""
+    allowed = sorted(os.sched_getaffinity(0))
+    if cpu not in allowed:
+        raise MatchSetupError(f"there is no CPU {cpu} here: this machine lets pokerbots use"
+                              f" {cpu_list(allowed)} (give one of those, 'auto' or 'none')")
+
+
+def cpu_list(cpus: list[int]) -> str:
+    """``[0, 1, 2, 5]`` -> ``'CPUs 0-2 and 5'``; ``[0]`` -> ``'CPU 0'``."""
+    runs: list[list[int]] = []
+    for cpu in cpus:
+        if runs and cpu == runs[-1][-1] + 1:
+            runs[-1].append(cpu)
+        else:
+            runs.append([cpu])
+    parts = []
+    for r in runs:
+        parts += [f"{r[0]}-{r[-1]}"] if len(r) > 2 else [str(c) for c in r]
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return ("CPU " if len(cpus) == 1 else "CPUs ") + text
 
 
 def pick_cpu() -> int:

@@ -108,6 +108,9 @@ def bot_limit_options(func):
                      help="Open files per bot; 0: no limit."),
         click.option("--max-file-size", type=whole, default=100, show_default=True,
                      metavar="MIB", help="Largest file a bot may write, in MiB; 0: no limit."),
+        click.option("--max-procs", type=whole, default=64, show_default=True,
+                     help="Processes and threads per bot, counted for that bot alone;"
+                          " 0: no limit."),
         click.option("--stderr-cap", type=whole, default=1024, show_default=True,
                      metavar="KIB", help="KiB of each bot's stderr kept in its log file."),
         click.option("--sandbox", is_flag=True,
@@ -120,7 +123,7 @@ def bot_limit_options(func):
 
 
 def make_limits(startup, reply, *, time_bank, time_per_hand, max_memory, max_cpu, max_files,
-                max_file_size, stderr_cap, sandbox):
+                max_file_size, max_procs, stderr_cap, sandbox):
     """The :class:`~.runner.Limits` the limit options ask for."""
     from .limits import ResourceLimits
     from .runner import Limits
@@ -128,6 +131,7 @@ def make_limits(startup, reply, *, time_bank, time_per_hand, max_memory, max_cpu
     return Limits(
         startup=startup, reply=reply, time_bank=time_bank or None, time_per_hand=time_per_hand,
         resources=ResourceLimits(memory_mib=max_memory, cpu_seconds=max_cpu,
-                                 open_files=max_files, file_size_mib=max_file_size),
+                                 open_files=max_files, file_size_mib=max_file_size,
+                                 processes=max_procs),
         sandbox=sandbox, stderr_cap=stderr_cap * 1024,
     )

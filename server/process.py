@@ -21,6 +21,7 @@ import trio
 
 from . import sandbox
 from .bots import BotSpec
+from .errors import ServerFault
 from .limits import ResourceLimits
 
 #: A reply longer than this is refused rather than buffered without end.
@@ -54,14 +55,15 @@ class StartFailed(Exception):
 class BotProcess:
     """A started bot: its process, the write end of its stdin and the read end of its stdout."""
 
-    def __init__(self, process, wfd: int, rfd: int, *, sandboxed: bool,
+    def __init__(self, process, wfd: int, rfd: int, *, wrapped: bool,
                  resources: ResourceLimits) -> None:
         self.process = process
         self.pid = process.pid
         self.wfd = wfd
         self.rfd = rfd
         self.buffer = bytearray()
-        self.sandboxed = sandboxed
+        #: Started under bubblewrap, which reports a signal as exit code 128 + its number.
+        self.wrapped = wrapped
         self.resources = resources
 
     # -- writing ---------------------------------------------------------------------------
@@ -154,7 +156,7 @@ class BotProcess:
         """``it exited with code 1``, ``it was killed by SIGSEGV ...``; '' while running."""
         if code is None:
             return ""
-        if self.sandboxed and code > 128:
+        if self.wrapped and code > 128:
             code = -(code - 128)  # bwrap reports a signal as 128 + its number
         if code < 0:
             try:
@@ -179,21 +181,29 @@ class BotProcess:
 
 
 async def start(spec: BotSpec, *, env: dict, cwd=None, resources: ResourceLimits,
-                sandboxed: bool = False, scratch: Path | None = None, hidden=(),
+                confinement: sandbox.Confinement | None = None, seat: int = 0,
                 stderr_fd: int) -> BotProcess:
-    """Start ``spec`` in a session of its own with its resource limits (under bubblewrap when
-    ``sandboxed``), its stderr going to ``stderr_fd``. Raises :class:`StartFailed`."""
+    """Start ``spec`` in a session of its own with its resource limits, confined as
+    ``confinement`` says (a PID namespace, the sandbox; None: neither), its stderr going to
+    ``stderr_fd``. Raises :class:`StartFailed`."""
     confine = not spec.pass_fds  # a person's seat (the terminal) is the server's own helper
     argv = list(spec.argv)
-    if confine and sandboxed:
-        argv = sandbox.wrap(argv, scratch, list(hidden), cwd)
+    steps = [resources.preexec()] if confine else []
+    wrapped = False
+    if confine and confinement is not None:
+        try:
+            argv, join = confinement.command(argv, seat, cwd)
+        except OSError as exc:
+            raise StartFailed(f"its process limit could not be set up: {exc}") from None
+        steps.append(join)
+        wrapped = confinement.wrapped
     to_bot_r, to_bot_w = os.pipe()
     from_bot_r, from_bot_w = os.pipe()
     try:
         process = await trio.lowlevel.open_process(
             argv, stdin=to_bot_r, stdout=from_bot_w, stderr=stderr_fd,
             start_new_session=True, env=env, cwd=cwd, pass_fds=spec.pass_fds,
-            preexec_fn=resources.preexec() if confine else None,
+            preexec_fn=_chain([step for step in steps if step is not None]),
         )
     except (OSError, subprocess.SubprocessError) as exc:
         for fd in (to_bot_r, to_bot_w, from_bot_r, from_bot_w):
@@ -203,13 +213,28 @@ async def start(spec: BotSpec, *, env: dict, cwd=None, resources: ResourceLimits
     os.close(from_bot_w)
     os.set_blocking(to_bot_w, False)
     os.set_blocking(from_bot_r, False)
-    return BotProcess(process, to_bot_w, from_bot_r, sandboxed=confine and sandboxed,
-                      resources=resources)
+    return BotProcess(process, to_bot_w, from_bot_r, wrapped=wrapped, resources=resources)
+
+
+def _chain(steps):
+    """One ``preexec_fn`` doing ``steps`` in order (None when there are none)."""
+    if not steps:
+        return None
+    if len(steps) == 1:
+        return steps[0]
+
+    def run() -> None:
+        for step in steps:
+            step()
+
+    return run
 
 
 class StderrDrain:
     """A bot's stderr: read whenever there is output, kept in ``path`` up to ``cap`` bytes;
-    the rest is counted and dropped, and a last line says how much."""
+    the rest is counted and dropped, and a last line says how much. When the file cannot be
+    written (a full disk), the rest is drained and dropped too, so the bot never stalls, and
+    :attr:`failure` says why."""
 
     def __init__(self, path: Path, cap: int) -> None:
         self.read_fd, self.write_fd = os.pipe()
@@ -219,6 +244,8 @@ class StderrDrain:
         self.file = open(path, "wb", buffering=0)
         self.kept = 0
         self.seen = 0
+        #: The log file could not be written: the server's failure, not the bot's.
+        self.failure: ServerFault | None = None
 
     def started(self) -> None:
         """The bot holds the write end now: close ours, so end of file means it is gone."""
@@ -238,9 +265,14 @@ class StderrDrain:
                 return False
             self.seen += len(chunk)
             room = self.cap - self.kept
-            if room > 0:
+            if room > 0 and self.failure is None:
                 part = chunk[:room]
-                self.file.write(part)
+                try:
+                    self.file.write(part)
+                except OSError as exc:
+                    self.failure = ServerFault(f"writing {self.path}", exc.strerror or str(exc),
+                                               str(self.path))
+                    continue
                 self.kept += len(part)
 
     async def run(self) -> None:
@@ -260,11 +292,15 @@ class StderrDrain:
                     pass
         self.read_fd = self.write_fd = -1
         dropped = self.seen - self.kept
-        if dropped:
-            self.file.write(
-                f"\n[pokerbots: stderr truncated at {self.kept} bytes;"
-                f" {dropped} more bytes were dropped]\n".encode())
-        self.file.close()
+        try:
+            if dropped and self.failure is None:
+                self.file.write(
+                    f"\n[pokerbots: stderr truncated at {self.kept} bytes;"
+                    f" {dropped} more bytes were dropped]\n".encode())
+        except OSError:
+            pass
+        finally:
+            self.file.close()
 
 
 def stderr_tail(path: Path, lines: int = 10, max_bytes: int = 4096) -> str:

@@ -26,11 +26,11 @@ import trio
 
 from pokerbots.protocol.wire import Kind
 
-from . import process, reaper, sandbox
+from . import fairness, process, reaper, sandbox
 from .bots import BotSpec
 from .clock import SeatClock, bank_reason, late_reason
 from .driver import SeatFailure, drive
-from .errors import BotFault
+from .errors import BotFault, ServerFault
 from .limits import ResourceLimits
 from .process import MAX_LINE, BotProcess, LineTooLong, PipeClosed, StderrDrain, TimedOut
 from .referee import Exchange, Referee
@@ -54,8 +54,10 @@ class Limits:
     time_per_hand: float = 0.05
     #: Operating-system limits per bot.
     resources: ResourceLimits = field(default_factory=ResourceLimits)
-    #: Run every bot under bubblewrap.
+    #: Run every bot under bubblewrap's full sandbox.
     sandbox: bool = False
+    #: Give every bot a PID namespace of its own where the machine allows it (sandbox.py).
+    isolate: bool = True
     #: Bytes of a bot's stderr kept in its log file; the rest is counted and dropped.
     stderr_cap: int = 1 << 20
 
@@ -69,6 +71,8 @@ class MatchOutcome:
     time_used: list[float] = field(default_factory=list)
     #: "SIGINT" or "SIGTERM" when the round was interrupted.
     interrupted: str | None = None
+    #: The server itself could not go on (a log that cannot be written, a bug): exit code 3.
+    failure: ServerFault | None = None
 
 
 class ProcessTable:
@@ -235,13 +239,15 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
     bots: list[BotProcess] = []
     drains: list[StderrDrain] = []
     started = time.perf_counter()
-    fault = None
+    fault = failure = None
     interrupted: list[str] = []
-    scratch = sandbox.Scratch() if limits.sandbox else None
-    hidden = [log.path] + ([scratch.root] if scratch else [])
+    confinement = sandbox.Confinement(sandbox=limits.sandbox, isolate=limits.isolate,
+                                      max_procs=limits.resources.processes, hidden=[log.path],
+                                      name=f"pokerbots-{token}")
     was_subreaper = reaper.set_subreaper(True)
     before = reaper.children_of(os.getpid())
     clocks = [SeatClock(spec.reply_limit) for spec in specs]
+    watch = None
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_watch_signals, nursery.cancel_scope, interrupted)
@@ -252,15 +258,15 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
                     try:
                         bot = await process.start(
                             spec, env=env, cwd=cwd, resources=limits.resources,
-                            sandboxed=limits.sandbox,
-                            scratch=scratch.seat(i) if scratch else None, hidden=hidden,
-                            stderr_fd=drain.write_fd)
+                            confinement=confinement, seat=i, stderr_fd=drain.write_fd)
                     except process.StartFailed as exc:
                         raise referee.fault(i, Kind.INIT_ROUND,
                                             f"it could not be started: {exc}", legal="") from None
                     drain.started()
                     bots.append(bot)
                     nursery.start_soon(drain.run)
+                watch = fairness.CpuWatch([b.pid for b in bots], clocks, limits.reply)
+                nursery.start_soon(watch.run)
                 table = ProcessTable(bots, log.seat_in, clocks, limits)
                 await drive(referee, table)
                 # After the goodbye a bot should exit by itself; give it a moment.
@@ -268,24 +274,29 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
                     for bot in bots:
                         await bot.process.wait()
             except BotFault as exc:
-                fault = exc
+                fault = fairness.judge(watch, exc, referee)
+            except Exception as exc:  # the server's own failure, never a bot's: exit code 3
+                failure = log.failure(exc)
             finally:
                 nursery.cancel_scope.cancel()
     finally:
         for bot in bots:
             bot.kill()
         reaper.end_strays({b.pid for b in bots}, token, before)
-        log.flush()
+        try:
+            log.flush()
+        except ServerFault as exc:
+            failure = failure or exc
         with trio.CancelScope(shield=True):
             for bot in bots:
                 with trio.move_on_after(2.0):
                     await bot.process.wait()
+        confinement.close()
         for drain in drains:
             drain.close()
+            failure = failure or drain.failure
         if not was_subreaper:
             reaper.set_subreaper(False)
-        if scratch is not None:
-            scratch.remove()
     return MatchOutcome(
         hands=referee.hands_played,
         bankrolls=list(referee.bankrolls),
@@ -293,6 +304,7 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
         seconds=time.perf_counter() - started,
         time_used=[c.used if math.isfinite(c.used) else 0.0 for c in clocks[:len(bots)]],
         interrupted=interrupted[0] if interrupted else None,
+        failure=failure,
     )
 
 

@@ -166,7 +166,7 @@ def test_the_line_reader_returns_a_line_or_a_fault_never_hangs(chunks):
     async def main():
         r, w = os.pipe()
         os.set_blocking(r, False)
-        bot = BotProcess(_Exited(), -1, r, sandboxed=False, resources=ResourceLimits())
+        bot = BotProcess(_Exited(), -1, r, wrapped=False, resources=ResourceLimits())
         try:
             for chunk in chunks:
                 os.write(w, chunk)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -32,6 +33,9 @@ GOOD = ROOT / "tests" / "bad_bots" / "kuhn_bot.py"
 needs_bwrap = pytest.mark.skipif(sandbox.bwrap_path() is None,
                                  reason="bubblewrap (bwrap) is not installed:"
                                         " apt-get install bubblewrap")
+needs_namespaces = pytest.mark.skipif(
+    sandbox.isolation_problem() is not None,
+    reason=f"bots cannot get a PID namespace here: {sandbox.isolation_problem()}")
 
 
 def my_children() -> set[int]:
@@ -62,7 +66,7 @@ def clean(bots):
     assert open_fds() <= fds
 
 
-def play(tmp_path, bots, *args, hands=5, **limits):
+def play(tmp_path, bots, *args, hands=5, cpu=None, **limits):
     limits.setdefault("reply", 0.5)
     limits.setdefault("startup", 3.0)
     specs = []
@@ -72,7 +76,7 @@ def play(tmp_path, bots, *args, hands=5, **limits):
         else:
             specs.append(parse_bot(f"{bots / 'hostile.py'} {arg}"))
     config = MatchConfig(bots=specs, hands=hands, seed=3, logs=tmp_path / "logs",
-                         limits=Limits(**limits), cpu=None)
+                         limits=Limits(**limits), cpu=cpu)
     started = time.monotonic()
     outcome, path = run_match(config)
     return outcome, path, time.monotonic() - started
@@ -211,7 +215,17 @@ def test_a_stderr_flood_is_drained_and_capped(tmp_path, bots, clean):
 
 
 def test_a_bot_that_forks_and_exits(tmp_path, bots, clean):
+    """In its own PID namespace the child ends with the bot: the exit is reported at once."""
     outcome, _, took = play(tmp_path, bots, "good", "fork-exit")
+    assert outcome.fault.seat == 1
+    if sandbox.isolation_problem() is None:
+        assert outcome.fault.reason == "it exited with code 0 instead of replying"
+    assert took < 3
+
+
+def test_a_bot_that_forks_and_exits_without_a_namespace(tmp_path, bots, clean):
+    """Without a namespace the child keeps the bot's output open until the deadline."""
+    outcome, _, took = play(tmp_path, bots, "good", "fork-exit", isolate=False)
     reason = outcome.fault.reason
     assert "no reply within" in reason
     assert "it exited with code 0, but a process it started still holds its output open" in reason
@@ -236,7 +250,11 @@ def test_time_bank_runs_out(tmp_path, bots, clean):
     fault = outcome.fault
     assert fault.seat == 0
     assert "ran out of its time bank (--time-bank 0.3 s" in fault.reason
-    assert 0.29 < outcome.time_used[0] < 0.6
+    # The bank opens after init_round (whose wait, the bot's start-up, counts as used time):
+    # the bot is stopped as soon as it has used its 0.3 s beyond that.
+    used, had = map(float, re.search(r"it has used ([\d.]+) s of the ([\d.]+) s", fault.reason)
+                    .groups())
+    assert had <= used < had + 0.15 and outcome.time_used[0] > 0.29
     assert 1 <= len(hands_logged(path)) < 5
 
 
@@ -344,3 +362,66 @@ def test_sandbox_reports_crashes_like_outside(tmp_path, bots, clean):
     assert hands_logged(path) == [0]
     outcome, _, _ = play(tmp_path, bots, "good", "crash --at-hand 1", sandbox=True)
     assert "exited with code 3" in outcome.fault.reason
+
+
+# -- bots apart: each in its own PID namespace, with a process limit and a fair share of CPU ----
+
+@needs_namespaces
+def test_a_bot_cannot_see_or_signal_the_other_bots(tmp_path, bots, clean):
+    attack = f"kill-others --signal KILL --target {bots / 'good.py'}"
+    outcome, path, _ = play(tmp_path, bots, attack, "good", "good", hands=3)
+    assert outcome.fault is None, outcome.fault
+    assert "signalled 0 processes with SIGKILL" in (path / "seat0.stderr").read_text()
+
+
+def test_without_a_namespace_the_other_bots_are_in_reach(tmp_path, bots, clean):
+    """What the namespace prevents (with a harmless signal)."""
+    attack = f"kill-others --signal CONT --target {bots / 'good.py'}"
+    outcome, path, _ = play(tmp_path, bots, attack, "good", "good", hands=2, isolate=False)
+    assert outcome.fault is None, outcome.fault
+    assert "signalled 2 processes with SIGCONT" in (path / "seat0.stderr").read_text()
+
+
+@needs_namespaces
+@pytest.mark.parametrize("signame", ["STOP", "TERM"])
+def test_a_bot_cannot_stop_or_end_the_server(tmp_path, bots, clean, signame):
+    attack = f"{bots / 'hostile.py'} kill-others --signal {signame} --target pokerbots.server.cli"
+    result = pokerbots("run", bots / "good.py", attack, "--hands", 3, "--logs", tmp_path / "logs",
+                       timeout=30)
+    assert result.returncode == 0, result.stderr
+    (folder,) = (tmp_path / "logs").iterdir()
+    assert summary(folder)["result"] == "completed"
+    assert f"signalled 0 processes with SIG{signame}" in (folder / "seat1.stderr").read_text()
+
+
+@needs_namespaces
+def test_an_orphan_with_another_match_token_ends_with_its_bot(tmp_path, bots, clean):
+    outcome, _, _ = play(tmp_path, bots, "disguised-orphan", "good", hands=2)
+    assert outcome.fault is None, outcome.fault
+    # The `clean` fixture checks that the disguised sleeper is gone.
+
+
+@pytest.mark.skipif(sandbox.process_limit_problem() is not None,
+                    reason=f"--max-procs cannot be enforced here:"
+                           f" {sandbox.process_limit_problem()}")
+@pytest.mark.parametrize("limit", [64, 10])
+def test_a_bot_that_forks_hundreds_of_sleepers_is_refused(tmp_path, bots, clean, limit):
+    outcome, path, _ = play(tmp_path, bots, "fork-many --count 500", "good", hands=2,
+                            resources=ResourceLimits(processes=limit))
+    assert outcome.fault is None, outcome.fault
+    report = (path / "seat0.stderr").read_text()
+    refused = int(report.split("fork refused after ")[1].split()[0])
+    assert limit - 5 <= refused < limit
+    # The `clean` fixture checks that none of the sleepers is left.
+
+
+@needs_namespaces
+def test_a_child_burning_cpu_is_blamed_not_the_bot_it_slowed_down(tmp_path, bots, clean):
+    """Pinned to one CPU, seat 0's background child halves seat 1's CPU, and seat 1 thinks
+    for 0.8 s of CPU time per decision within a 1 s limit: seat 0 is named."""
+    outcome, _, _ = play(tmp_path, bots, "spin-child", "busy --seconds 0.8", hands=3, cpu=0,
+                         reply=1.0)
+    fault = outcome.fault
+    assert fault is not None and fault.seat == 0, fault
+    assert fault.reason.startswith("it used CPU while waiting: its processes used ")
+    assert "kept seat 1, whose turn it was, waiting" in fault.reason

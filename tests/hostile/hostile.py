@@ -21,6 +21,9 @@ parser = argparse.ArgumentParser()
 parser.add_argument("mode")
 parser.add_argument("--at-hand", type=int, default=0)
 parser.add_argument("--seconds", type=float, default=0.2)
+parser.add_argument("--signal", default="KILL", help="for kill-others: the signal's name")
+parser.add_argument("--target", default="", help="for kill-others: text in the victims' argv")
+parser.add_argument("--count", type=int, default=500, help="for fork-many")
 args = parser.parse_args()
 mode = args.mode
 
@@ -55,6 +58,63 @@ def spawn_detached(leave_parent: bool) -> None:
         sleep_forever()
 
 
+def others(target: str) -> list[int]:
+    """The processes this bot can see whose command line holds ``target``, besides itself, its
+    children and its own wrappers (whose command line names this mode)."""
+    me = os.getpid()
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == me:
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                cmdline = f.read()
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        parent = int(stat[stat.rfind(b")") + 2:].split()[1])
+        if target.encode() in cmdline and b"kill-others" not in cmdline and parent != me:
+            found.append(int(name))
+    return found
+
+
+def busy(seconds: float) -> None:
+    """Use the CPU for ``seconds`` of CPU time (not wall-clock time)."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+if mode == "sleeper":  # started by disguise: a process that outlives its bot if it can
+    sleep_forever()
+if mode == "disguised-orphan":
+    # A grandchild that leaves the session, changes the match token in its environment and is
+    # orphaned (re-parented to the server): the token cannot find it, the namespace ends it.
+    if os.fork() == 0:
+        if os.fork() == 0:
+            os.setsid()
+            env = dict(os.environ, POKERBOTS_MATCH="not-this-match")
+            os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), "sleeper"],
+                      env)
+        os._exit(0)
+    os.wait()
+if mode == "spin-child":
+    if os.fork() == 0:  # a background child that burns the CPU all round
+        os.setsid()
+        while True:
+            pass
+if mode == "fork-many":
+    started = 0
+    for _ in range(args.count):
+        try:
+            if os.fork() == 0:
+                sleep_forever()
+        except OSError as exc:
+            print(f"fork refused after {started} children: {exc}", file=sys.stderr, flush=True)
+            break
+        started += 1
+    print(f"forked {started} children", file=sys.stderr, flush=True)
 if mode == "slow-start":
     time.sleep(30)
 if mode == "exit-before-init":
@@ -144,6 +204,18 @@ def misbehave(state):
         os._exit(0)
     if mode == "slow":
         time.sleep(args.seconds)
+    if mode == "kill-others":
+        # Signal every process it can see that mentions the target, then play on.
+        victims = others(args.target)
+        for pid in victims:
+            try:
+                os.kill(pid, getattr(signal, "SIG" + args.signal))
+            except OSError:
+                pass
+        print(f"signalled {len(victims)} processes with SIG{args.signal}", file=sys.stderr,
+              flush=True)
+    if mode == "busy":  # thinks hard on every decision (CPU time, not sleep)
+        busy(args.seconds)
     return call
 
 
@@ -154,7 +226,7 @@ ANSWERED = "(answered)"
 
 def decide(state):
     global acted
-    if state.hand >= args.at_hand and (mode == "slow" or not acted):
+    if state.hand >= args.at_hand and (mode in ("slow", "busy") or not acted):
         acted = True
         reply = misbehave(state)
         return ANSWERED if reply is None else reply

@@ -1,0 +1,112 @@
+"""A ``pids`` cgroup per bot: the kernel refuses the bot's fork beyond ``--max-procs``.
+
+Used when the server runs as root, where ``RLIMIT_NPROC`` does not apply (the kernel exempts
+root's processes from it, even in a user namespace of their own). The bot's first process
+joins its group between ``fork`` and ``exec``, so everything it starts is counted (threads
+too, as the kernel counts them). The group also lists every process the bot left behind,
+which :meth:`PidsGroup.remove` kills before removing the group. Works with cgroup v2 (the
+``pids`` controller enabled at the root of the hierarchy) and with the v1 ``pids`` hierarchy.
+"""
+
+from __future__ import annotations
+
+import errno
+import functools
+import os
+import signal
+import time
+from pathlib import Path
+
+V2_ROOT = Path("/sys/fs/cgroup")
+V1_ROOT = Path("/sys/fs/cgroup/pids")
+
+
+@functools.cache
+def root() -> Path | None:
+    """The folder where this server may create pids cgroups, or None."""
+    if not os.geteuid() == 0:
+        return None
+    try:
+        if "pids" in (V2_ROOT / "cgroup.subtree_control").read_text().split():
+            return V2_ROOT if os.access(V2_ROOT, os.W_OK) else None
+    except OSError:
+        pass
+    if (V1_ROOT / "pids.current").exists() or (V1_ROOT / "cgroup.procs").exists():
+        return V1_ROOT if os.access(V1_ROOT, os.W_OK) else None
+    return None
+
+
+@functools.cache
+def problem() -> str | None:
+    """Why pids cgroups cannot be used here (None: they can); tried once per process."""
+    if os.geteuid() != 0:
+        return "the server is not root (pids cgroups are used only as root)"
+    base = root()
+    if base is None:
+        return "no writable cgroup hierarchy with the pids controller was found"
+    try:
+        group = PidsGroup.create(f"pokerbots-probe-{os.getpid()}", 64)
+    except OSError as exc:
+        return f"a pids cgroup cannot be created under {base} ({exc.strerror})"
+    group.remove()
+    return None
+
+
+class PidsGroup:
+    """One bot's pids cgroup."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._procs = str(path / "cgroup.procs")
+
+    @classmethod
+    def create(cls, name: str, limit: int) -> PidsGroup:
+        path = root() / f"{name}-{os.getpid()}"
+        path.mkdir(exist_ok=True)
+        (path / "pids.max").write_text(str(limit))
+        return cls(path)
+
+    def join(self) -> None:
+        """Move the calling process into the group (run in the child before ``exec``)."""
+        fd = os.open(self._procs, os.O_WRONLY)
+        try:
+            os.write(fd, str(os.getpid()).encode())
+        finally:
+            os.close(fd)
+
+    def pids(self) -> list[int]:
+        try:
+            return [int(p) for p in Path(self._procs).read_text().split()]
+        except OSError:
+            return []
+
+    def refused(self) -> int:
+        """How many forks the limit has refused."""
+        try:
+            for line in (self.path / "pids.events").read_text().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "max":
+                    return int(value)
+        except (OSError, ValueError):
+            pass
+        return 0
+
+    def remove(self) -> None:
+        """Kill every process still in the group, then remove it (waiting a moment for the
+        killed ones to leave)."""
+        for _ in range(400):
+            pids = self.pids()
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError as exc:
+                if exc.errno != errno.EBUSY:
+                    return
+            time.sleep(0.005)
