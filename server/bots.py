@@ -48,6 +48,12 @@ def parse_bot(arg: str) -> BotSpec:
     if not words:
         raise BotSpecError("an empty bot argument: give a path to a bot program")
     program, rest = words[0], words[1:]
+    if len(words) > 1 and os.path.isfile(arg) and not os.path.exists(program):
+        quoted = shlex.quote(arg)
+        raise BotSpecError(
+            f"bot {arg!r}: the path has a space in it, and a bot argument is a command line that"
+            f" is split at spaces (into {program!r} and more); quote the path inside the argument,"
+            f" as in \"{quoted}\", or rename the file")
     if program.endswith(".py"):
         _check_file(program, arg, need_exec=False)
         return BotSpec(arg, (sys.executable, program, *rest))
@@ -94,7 +100,15 @@ def _check_interpreter(path: str, arg: str) -> None:
         raise BotSpecError(f"bot {arg!r}: cannot read {path}: {exc.strerror}") from None
     if not head.startswith(b"#!"):
         return
-    words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+    first = head[2:].split(b"\n", 1)[0]
+    if first.endswith(b"\r"):
+        raise BotSpecError(
+            f"bot {arg!r}: {path} has Windows line endings (CRLF): its #! line ends in a carriage"
+            f" return, so the system looks for an interpreter named"
+            f" {first[:-1].decode('utf-8', 'replace').split()[-1] + chr(13)!r}, which does not"
+            f" exist; convert the file to Unix line endings (dos2unix {shlex.quote(path)},"
+            f" or sed -i 's/\\r$//' {shlex.quote(path)})")
+    words = first.decode("utf-8", "replace").split()
     if not words:
         raise BotSpecError(f"bot {arg!r}: {path} has an empty #! line")
     interpreter = words[0]

@@ -99,3 +99,40 @@ def test_sandbox_without_bubblewrap(tmp_path, marker_bot):
                        env=env)
     check_usage(result, "--sandbox needs bubblewrap (bwrap)", "apt-get install bubblewrap")
     assert not (tmp_path / "STARTED").exists()
+
+
+def test_windows_line_endings_and_paths_with_spaces_say_exactly_that(tmp_path, marker_bot):
+    crlf = tmp_path / "crlf_bot"
+    crlf.write_bytes(b"#!/usr/bin/env python3\r\nprint('READY')\r\n")
+    crlf.chmod(0o755)
+    result = pokerbots("run", marker_bot, crlf, "--logs", tmp_path / "logs")
+    check_usage(result, "has Windows line endings (CRLF)",
+                "looks for an interpreter named 'python3\\r'", f"dos2unix {crlf}")
+    spaced = tmp_path / "my bots" / "bot.py"
+    spaced.parent.mkdir()
+    spaced.write_text(marker_bot.read_text())
+    result = pokerbots("run", marker_bot, spaced, "--logs", tmp_path / "logs")
+    check_usage(result, "the path has a space in it",
+                f"quote the path inside the argument, as in \"'{spaced}'\"")
+    assert not (tmp_path / "STARTED").exists()
+
+
+def test_a_cpu_that_does_not_exist(tmp_path, marker_bot):
+    allowed = sorted(os.sched_getaffinity(0))
+    result = pokerbots("run", marker_bot, marker_bot, "--cpu", max(allowed) + 5,
+                       "--logs", tmp_path / "logs")
+    check_usage(result, f"there is no CPU {max(allowed) + 5} here: this machine lets pokerbots"
+                        f" use CPU")
+    assert str(allowed[-1]) in result.stderr.split("use CPU")[1]
+    assert not (tmp_path / "STARTED").exists()
+    assert not (tmp_path / "logs").exists()
+
+
+def test_fewer_deals_than_hands(tmp_path, marker_bot):
+    cards = tmp_path / "cards.txt"
+    cards.write_text("Q J\nK Q\n")
+    result = pokerbots("run", marker_bot, marker_bot, "--cards", cards, "--hands", 5,
+                       "--logs", tmp_path / "logs")
+    check_usage(result, f"the cards file {cards} holds 2 deals, fewer than the 5 hands asked"
+                        " for", "--hands 2")
+    assert not (tmp_path / "STARTED").exists()
