@@ -12,6 +12,9 @@ from dataclasses import asdict, dataclass
 
 #: The most characters of a bot's reply that an error quotes.
 QUOTE = 200
+#: The first words of every reply of the protocol (in capitals), to tell replies from prose.
+REPLY_WORDS = ("READY", "OK", "REBUY", "BET", "FOLD", "PASS", "MONEY:", "THANK")
+DEBUG_HINT = "if that line is debug output, write it to stderr: stdout is for replies only"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,8 @@ class BotFault(Exception):
             parts.append(f"The server sent:\n{_indent(self.sent)}")
         if self.received is not None:
             parts.append(f"The bot replied: {self.received_text()}")
+            if self.hint():
+                parts.append(f"Hint: {self.hint()}.")
         elif self.sent is not None:
             parts.append("The bot sent no reply.")
         if self.legal:
@@ -56,13 +61,30 @@ class BotFault(Exception):
         return "\n".join(parts)
 
     def received_text(self) -> str | None:
-        """The reply as printable text (undecodable bytes escaped, at most QUOTE characters)."""
+        """The reply quoted for a person (undecodable bytes escaped, at most QUOTE characters)."""
         if self.received is None:
             return None
         text = self.received.decode("utf-8", "backslashreplace")
         if len(text) > QUOTE:
             return repr(text[:QUOTE]) + f" (the first {QUOTE} of {len(text)} characters)"
         return repr(text)
+
+    def received_json(self) -> str | None:
+        """The reply as the text received, for JSON (at most QUOTE characters)."""
+        if self.received is None:
+            return None
+        return self.received.decode("utf-8", "backslashreplace")[:QUOTE]
+
+    def hint(self) -> str | None:
+        """What probably went wrong, when the reply says more than the reason does: a line of
+        prose where a reply was due is most likely a debug print on stdout."""
+        if not self.received:
+            return None
+        text = self.received.decode("utf-8", "replace").strip()
+        first = text.split(" ", 1)[0].upper()
+        if any(c.islower() for c in text) and first not in REPLY_WORDS:
+            return DEBUG_HINT
+        return None
 
     def as_dict(self) -> dict:
         return {
@@ -71,8 +93,11 @@ class BotFault(Exception):
             "hand": self.hand,
             "reason": self.reason,
             "sent": self.sent,
-            "received": self.received_text(),
+            "received": self.received_json(),
+            "received_length": (None if self.received is None else
+                                len(self.received.decode("utf-8", "backslashreplace"))),
             "legal": self.legal,
+            "hint": self.hint(),
         }
 
 

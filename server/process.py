@@ -29,7 +29,19 @@ MAX_LINE = 4096
 
 
 class PipeClosed(Exception):
-    """The bot closed its end of a pipe (it exited, or closed its output)."""
+    """The bot closed its end of a pipe: its input (``writing``: the server's write failed) or
+    its output (it exited, or closed its stdout)."""
+
+    def __init__(self, writing: bool = False) -> None:
+        self.writing = writing
+
+    @property
+    def what(self) -> str:
+        """What the bot did, for a bot that is still running."""
+        if self.writing:
+            return ("it closed its input (stdin) but did not exit, so the server's message"
+                    " could not be delivered")
+        return "it closed its output (stdout) but did not exit, instead of replying"
 
 
 class TimedOut(Exception):
@@ -88,7 +100,7 @@ class BotProcess:
             except BlockingIOError:
                 pass
             except BrokenPipeError:
-                raise PipeClosed from None
+                raise PipeClosed(writing=True) from None
             with trio.move_on_at(deadline):
                 await trio.lowlevel.wait_writable(self.wfd)
                 continue

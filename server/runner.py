@@ -172,10 +172,9 @@ class ProcessTable:
                 reason += (f" ({bot.exit_text(code)}, but a process it started still holds its"
                            " output open)")
             raise SeatFailure(seat, reason) from None
-        except PipeClosed:
+        except PipeClosed as closed:
             how = bot.exit_text(await bot.exit_status(1.0))
-            how = how or "it closed its output but did not exit"
-            raise SeatFailure(seat, f"{how} instead of replying",
+            raise SeatFailure(seat, f"{how} instead of replying" if how else closed.what,
                               received=bytes(bot.buffer) or None) from None
         except LineTooLong as exc:
             raise _too_long(seat, exc) from None
@@ -188,7 +187,7 @@ class ProcessTable:
         waited = now - self._mark
         self._mark = now
         if clock.used > clock.budget:
-            raise self._out_of_bank(seat, waited)
+            raise self._out_of_bank(seat, waited, line)
         kinds = self._kinds
         if kinds is not None:
             read = self._read[seat] = self._read[seat] + 1
@@ -198,14 +197,15 @@ class ProcessTable:
         bot = self.bots[seat]
         if bot.buffer:
             extra = bot.next_line_preview().decode("utf-8", "backslashreplace")
-            raise SeatFailure(seat, "it sent more than one line where one reply was due"
-                              f" (the next line was {extra!r})", received=line)
+            raise SeatFailure(seat, f"it sent an unsolicited line, {extra!r}, with its reply"
+                              " where one line was due", received=line)
         return line
 
-    def _out_of_bank(self, seat: int, waited: float) -> SeatFailure:
+    def _out_of_bank(self, seat: int, waited: float, received: bytes | None = None
+                     ) -> SeatFailure:
         limits = self.limits
         return SeatFailure(seat, bank_reason(limits.time_bank, limits.time_per_hand,
-                                             self.clocks[seat], waited))
+                                             self.clocks[seat], waited), received=received)
 
     def answered(self, exchange: Exchange) -> None:
         if exchange.kind is Kind.INIT_ROUND and self.limits.time_bank is not None:

@@ -115,8 +115,17 @@ def error_text(path: Path, error: dict) -> str:
     if error.get("sent") is not None:
         sent = "\n".join("    " + t for t in error["sent"].rstrip("\n").split("\n"))
         parts.append(f"The server sent:\n{sent}")
-        parts.append(f"The bot replied: {error['received']}" if error.get("received")
-                     else "The bot sent no reply.")
+        received = error.get("received")
+        if received is None:
+            parts.append("The bot sent no reply.")
+        else:
+            length = error.get("received_length") or len(received)
+            more = f" (the first {len(received)} of {length} characters)" \
+                if length > len(received) \
+                else ""
+            parts.append(f"The bot replied: {received!r}{more}")
+            if error.get("hint"):
+                parts.append(f"Hint: {error['hint']}.")
     if error.get("legal"):
         parts.append(f"Legal replies were: {error['legal']}.")
     parts.append(f"Transcript of seat {seat}: {path / f'seat{seat}.in'}"

@@ -176,7 +176,8 @@ def test_a_reply_split_over_two_writes_is_fine(tmp_path, bots, clean):
 
 def test_two_lines_where_one_was_due(tmp_path, bots, clean):
     outcome, _, _ = play(tmp_path, bots, "good", "two-lines")
-    assert "more than one line where one reply was due" in outcome.fault.reason
+    assert outcome.fault.reason == ("it sent an unsolicited line, 'BET 1', with its reply where"
+                                    " one line was due")
 
 
 def test_a_line_over_the_cap_without_newline(tmp_path, bots, clean):
@@ -185,17 +186,45 @@ def test_a_line_over_the_cap_without_newline(tmp_path, bots, clean):
     assert took < 3
 
 
-def test_bytes_that_are_not_utf8(tmp_path, bots, clean):
-    outcome, _, _ = play(tmp_path, bots, "not-utf8", "good")
+def test_a_line_over_the_cap_with_a_newline_is_refused_and_quoted_short(tmp_path, bots, clean):
+    """A reply line over 4 KiB ending in a newline is refused like one without; the paragraph
+    and summary.json quote its first 200 characters only."""
+    outcome, path, _ = play(tmp_path, bots, "long-line-ended --count 5000", "good")
+    assert outcome.fault.seat == 0
+    assert outcome.fault.reason == "it sent a line longer than 4096 bytes"
+    # 68 KB in one write: refused after the first 4 KiB, before its newline is even read.
+    outcome, path, _ = play(tmp_path, bots, "long-line-ended --count 68000", "good")
     fault = outcome.fault
-    assert "unknown action" in fault.reason
-    assert "\\xff" in fault.received_text()
-    assert "\\xff" in fault.paragraph()
+    assert fault.seat == 0 and "longer than 4096 bytes" in fault.reason
+    text = fault.paragraph()
+    assert f"The bot replied: {'B' * 200!r} (the first 200 of " in text
+    assert "B" * 201 not in text and len(text) < 1000
+    error = summary(path)["error"]
+    assert error["received"] == "B" * 200 and error["received_length"] > 4096
+    assert (path / "summary.json").stat().st_size < 3000
 
 
-def test_an_empty_line(tmp_path, bots, clean):
-    outcome, _, _ = play(tmp_path, bots, "good", "empty-line")
-    assert outcome.fault.reason == "an empty line where an action was due"
+def test_a_bot_that_closes_its_input_is_told_so(tmp_path, bots, clean):
+    """Without a PID namespace the server's write fails at once. (In a namespace, bubblewrap
+    keeps the pipe open: the bot then misses its reply deadline.)"""
+    outcome, _, _ = play(tmp_path, bots, "close-stdin", "good", isolate=False)
+    assert outcome.fault.seat == 0
+    assert outcome.fault.reason == ("it closed its input (stdin) but did not exit, so the"
+                                    " server's message could not be delivered")
+
+
+def test_a_debug_print_on_stdout_gets_the_hint(tmp_path, bots, clean):
+    """The debug line is taken for the reply (and the real reply, when it came with it, is an
+    unsolicited line); either way the paragraph says where debug output belongs."""
+    outcome, path, _ = play(tmp_path, bots, "good", "debug-print")
+    fault = outcome.fault
+    assert fault.seat == 1
+    assert (fault.reason.startswith("unknown action 'thinking'")
+            or fault.reason.startswith("it sent an unsolicited line, 'BET 1', with its reply"))
+    assert "The bot replied: 'thinking about hand 0: I hold " in fault.paragraph()
+    assert ("Hint: if that line is debug output, write it to stderr: stdout is for replies"
+            " only.") in fault.paragraph()
+    assert summary(path)["error"]["hint"].startswith("if that line is debug output")
 
 
 def test_junk_without_newline_never_extends_the_time(tmp_path, bots, clean):
@@ -250,6 +279,8 @@ def test_time_bank_runs_out(tmp_path, bots, clean):
     fault = outcome.fault
     assert fault.seat == 0
     assert "ran out of its time bank (--time-bank 0.3 s" in fault.reason
+    assert fault.legal.startswith("BET ")  # the legal replies of the play message it answered
+    assert fault.sent.startswith("play\n")
     # The bank opens after init_round (whose wait, the bot's start-up, counts as used time):
     # the bot is stopped as soon as it has used its 0.3 s beyond that.
     used, had = map(float, re.search(r"it has used ([\d.]+) s of the ([\d.]+) s", fault.reason)

@@ -188,6 +188,16 @@ def misbehave(state):
     if mode == "long-line":
         raw(b"B" * 5000)
         sleep_forever()
+    if mode == "long-line-ended":  # --count bytes, then a newline
+        raw(b"B" * args.count + b"\n")
+        return None
+    if mode == "close-stdin":  # answers, then closes its input and waits
+        raw(f"{call}\n".encode())
+        os.close(0)
+        sleep_forever()
+    if mode == "debug-print":
+        print(f"thinking about hand {state.hand}: I hold {state.cards[0]}", flush=True)
+        return call
     if mode == "not-utf8":
         raw(b"\xff\xfe BET \xc3\x28\n")
         return None
