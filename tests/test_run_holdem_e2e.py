@@ -245,10 +245,12 @@ def run_fault(tmp_path, bots, name):
     good = f"{holdem_bot} --raise" if case.get("raises") else str(holdem_bot)
     bad = f"{good} --fault {case.get('fault', name)} --at-hand {case['at']}"
     table = [good, bad] + [good] * (case["seats"] - 2)
-    options = [*case["game"], "--hands", 6, "--seed", 5, "--logs", tmp_path / "logs"]
-    if "cards" in case:
+    options = [*case["game"], "--seed", 5, "--logs", tmp_path / "logs"]
+    if "cards" in case:  # one hand per deal (fewer deals than --hands is a usage error)
         (tmp_path / "cards.txt").write_text(case["cards"])
         options += ["--cards", tmp_path / "cards.txt"]
+    else:
+        options += ["--hands", 6]
     return bad, pokerbots("run", *table, *options)
 
 
