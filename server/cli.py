@@ -80,6 +80,7 @@ class Commands(click.Group):
         "tournament": ("tournament.command",
                        "Every table of K bots, duplicate deals, rankings with intervals."),
         "standings": ("tournament.standings_command", "The standings of a tournament folder."),
+        "logs": ("prune", "Manage the match logs: delete old matches (logs prune)."),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

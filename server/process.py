@@ -178,13 +178,23 @@ class BotProcess:
             return f"it was killed by {name}" + self.resources.explain_signal(-code)
         return f"it exited with code {code}"
 
+    def close_input(self) -> None:
+        """Close the bot's stdin: no message follows (it reads end of file)."""
+        if self.wfd >= 0:
+            try:
+                os.close(self.wfd)
+            except OSError:
+                pass
+            self.wfd = -1
+
     def kill(self) -> None:
         """End the bot and everything in its process group, now."""
         for fd in (self.wfd, self.rfd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
         self.wfd = self.rfd = -1
         try:
             os.killpg(self.pid, signal.SIGKILL)

@@ -269,7 +269,10 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
                 nursery.start_soon(watch.run)
                 table = ProcessTable(bots, log.seat_in, clocks, limits)
                 await drive(referee, table)
-                # After the goodbye a bot should exit by itself; give it a moment.
+                # After the goodbye a bot should exit by itself; give it a moment (and the end
+                # of its input, for a bot that waits for it).
+                for bot in bots:
+                    bot.close_input()
                 with trio.move_on_after(1.0):
                     for bot in bots:
                         await bot.process.wait()

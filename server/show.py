@@ -31,15 +31,15 @@ def find_match(path: Path) -> Path:
     """The match folder ``path`` names: itself, or the newest match folder inside it."""
     if not path.is_dir():
         raise ShowError(f"{path} is not a folder (give a match's log folder, or logs/)")
-    if _is_match(path):
+    if is_match(path):
         return path
-    matches = [p for p in path.iterdir() if p.is_dir() and _is_match(p)]
+    matches = [p for p in path.iterdir() if p.is_dir() and is_match(p)]
     if not matches:
         raise ShowError(f"{path} holds no match logs (no summary.json or hands.jsonl)")
     return max(matches, key=lambda p: (p.stat().st_mtime, p.name))
 
 
-def _is_match(path: Path) -> bool:
+def is_match(path: Path) -> bool:
     return (path / "summary.json").is_file() or (path / "hands.jsonl").is_file()
 
 

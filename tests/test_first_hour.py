@@ -1,0 +1,95 @@
+"""The first hour of a new user: the README's smallest bot, the drawn seed and the Reproduce
+line, `--json`, `pokerbots --help`, and a hand history that reads like one."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from processes import only_match_dir, pokerbots
+
+ROOT = Path(__file__).resolve().parent.parent
+KUHN_BOT = ROOT / "tests" / "bad_bots" / "kuhn_bot.py"
+
+
+def readme_bot(tmp_path: Path) -> Path:
+    """The smallest complete bot of bots/README.md, as a reader would copy it."""
+    text = (ROOT / "bots" / "README.md").read_text()
+    section = text.split("## The smallest complete Kuhn bot", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "smallest_bot.py"
+    path.write_text(code)
+    path.chmod(0o755)
+    return path
+
+
+def test_the_smallest_readme_bot_plays_and_exits_on_its_goodbye(tmp_path):
+    bot = readme_bot(tmp_path)
+    logs = tmp_path / "logs"
+    result = pokerbots("run", bot, bot, bot, "--hands", 4, "--seed", 2, "--logs", logs)
+    assert result.returncode == 0, result.stderr
+    # Replayed through a pipe that stays open, it must exit after its goodbye by itself.
+    transcript = (only_match_dir(logs) / "seat0.in").read_bytes()
+    proc = subprocess.Popen([sys.executable, bot], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE)
+    proc.stdin.write(transcript)
+    proc.stdin.flush()
+    try:
+        assert proc.wait(timeout=20) == 0
+    finally:
+        proc.kill()
+        proc.stdin.close()
+    assert proc.stdout.read().decode().endswith("Thank you dealer, have a nice day!\n")
+    proc.stdout.close()
+
+
+def test_the_drawn_seed_is_recorded_and_reproduces_the_match(tmp_path):
+    bot = tmp_path / "bots" / "kuhn_bot.py"
+    bot.parent.mkdir()
+    shutil.copy(KUHN_BOT, bot)
+    bad = f"{bot} --fault garbage --at-hand 3"
+    result = pokerbots("run", bot, bad, "--logs", tmp_path / "a", "--json")
+    assert result.returncode == 1
+    summary = json.loads((only_match_dir(tmp_path / "a") / "summary.json").read_text())
+    seed = summary["seed"]
+    assert isinstance(seed, int) and summary["seed_given"] is False
+    assert json.loads(result.stdout)["error"]["received"] == "CHECK PLEASE"  # text, no repr
+    (line,) = [t for t in result.stderr.splitlines() if t.startswith("Reproduce: ")]
+    words = shlex.split(line[len("Reproduce: "):])
+    assert words[0] == "pokerbots" and words[-2:] == ["--seed", str(seed)]
+    words[words.index("--logs") + 1] = str(tmp_path / "b")
+    again = pokerbots(*words[1:])
+    assert again.returncode == 1
+    for name in ("hands.jsonl", "seat0.in", "seat1.in"):
+        assert ((only_match_dir(tmp_path / "a") / name).read_bytes()
+                == (only_match_dir(tmp_path / "b") / name).read_bytes()), name
+
+
+def test_help_lists_every_command_without_cutting_its_line():
+    result = pokerbots("--help")
+    assert result.returncode == 0
+    commands = result.stdout.split("Commands:\n", 1)[1]
+    assert "..." not in commands
+    assert re.search(r"\n  run +Play one round between BOTS", "\n" + commands)
+    assert re.search(r"\n  logs +", "\n" + commands)
+
+
+def test_a_pinned_cpu_that_exists_is_accepted(tmp_path):
+    cpu = min(os.sched_getaffinity(0))
+    result = pokerbots("run", KUHN_BOT, KUHN_BOT, "--hands", 1, "--cpu", cpu,
+                       "--logs", tmp_path)
+    assert result.returncode == 0, result.stderr
+
+
+def test_without_bubblewrap_run_says_once_that_bots_share_a_namespace(tmp_path):
+    env = dict(os.environ, PATH=str(tmp_path / "no-bwrap-here"))
+    result = pokerbots("run", KUHN_BOT, KUHN_BOT, "--hands", 2, "--logs", tmp_path, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("bots run without a PID namespace of their own, because"
+                               " bubblewrap (bwrap) is not installed") == 1
