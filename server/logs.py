@@ -25,7 +25,6 @@ from pathlib import Path
 
 from .errors import ServerFault
 
-_WORDS = {"BET": "bets", "FOLD": "folds"}
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
 
 
@@ -70,13 +69,14 @@ class MatchLog:
     """
 
     def __init__(self, path: Path, labels: list[str], streets=(),
-                 transcripts: str = "full") -> None:
+                 transcripts: str = "full", ante: int = 0) -> None:
         if transcripts not in TRANSCRIPTS:
             raise ValueError(f"transcripts are one of {', '.join(TRANSCRIPTS)},"
                              f" not {transcripts!r}")
         self.path = path
         self.labels = labels
         self.streets = streets
+        self.ante = ante
         self.transcripts = transcripts
         n = len(labels)
         if transcripts == "none":
@@ -171,7 +171,8 @@ class MatchLog:
                 failure = failure or _fault(f"writing {f.name}", exc, f.name)
         target = self.path / "hands.txt"
         try:
-            render_history(self.path / "hands.jsonl", target, self.labels, self.streets)
+            render_history(self.path / "hands.jsonl", target, self.labels, self.streets,
+                           self.ante)
         except OSError as exc:
             failure = failure or _fault(f"writing {target}", exc, str(target))
         if self.transcripts == "failed" and completed:
@@ -185,7 +186,8 @@ class MatchLog:
             _cut_after_last(self.path / name, end)
 
 
-def render_history(source: Path, target: Path, labels: list[str], streets=()) -> None:
+def render_history(source: Path, target: Path, labels: list[str], streets=(),
+                   ante: int = 0) -> None:
     """``hands.txt`` from ``hands.jsonl``, hand by hand (a line cut short by a crash ends it)."""
     with open(source, encoding="utf-8") as lines, open(target, "w", encoding="utf-8") as out:
         for line in lines:
@@ -193,7 +195,7 @@ def render_history(source: Path, target: Path, labels: list[str], streets=()) ->
                 record = json.loads(line)
             except json.JSONDecodeError:
                 break
-            out.write(render_hand(record, labels, streets))
+            out.write(render_hand(record, labels, streets, ante))
 
 
 def _fault(doing: str, exc: OSError, path: str) -> ServerFault:
@@ -227,33 +229,91 @@ def _write_json(path: Path, data: dict) -> None:
         raise
 
 
-def render_hand(record: dict, labels: list[str], streets=()) -> str:
-    """A hand as a person reads it. ``streets`` are the game's
-    :class:`~pokerbots.server.games.base.Street` values (headed when there are several)."""
+def render_hand(record: dict, labels: list[str], streets=(), ante: int = 0) -> str:
+    """A hand as a person reads it, like a poker site's hand history: the forced bets posted,
+    then every action in words (``checks``, ``calls 10``, ``bets 20``, ``raises to 60``, ``and
+    is all-in``), each naming the player by its label and seat. ``streets`` are the game's
+    :class:`~pokerbots.server.games.base.Street` values (headed when there are several);
+    ``ante`` the ante every seat posts (the rest of a forced bet is a blind)."""
     n = len(labels)
-    lines = [f"Hand {record['hand']}  (button: seat {record['button']})"]
-    board = record.get("board")
+    names = [f"{label} (seat {s})" for s, label in enumerate(labels)]
+    button = record["button"]
+    stacks = record.get("stacks_start")
+    board = record.get("board") or []
+    lines = [f"Hand {record['hand']}: the button is {names[button]}"]
     for s in range(n):
-        lines.append(f"  seat {s} {labels[s]}: {record['cards'][s]}")
-    street = -1
+        chips = f", {stacks[s]} in chips" if stacks else ""
+        lines.append(f"  {names[s]} holds {record['cards'][s]}{chips}")
+    front = list(record["forced"])
+    earlier = [0] * n  # chips put in on streets before this one
+
+    def all_in(s: int) -> str:
+        return " and is all-in" if stacks and earlier[s] + front[s] >= stacks[s] > 0 else ""
+
+    # Posted in order from the small blind (heads-up the button posts it).
+    small = button if n == 2 else (button + 1) % n
+    big = (small + 1) % n
+    for s in [(small + i) % n for i in range(n)]:
+        if ante and front[s]:
+            lines.append(f"  {names[s]} posts an ante of {min(ante, front[s])}"
+                         + ("" if front[s] > ante else all_in(s)))
+        blind = front[s] - ante
+        if blind > 0:
+            which = "big" if s == big else "small"
+            lines.append(f"  {names[s]} posts the {which} blind {blind}{all_in(s)}")
+    headed = len(streets) > 1
     shown_after = []
     count = 0
     for st in streets:
         count += st.board
         shown_after.append(count)
+    street = 0
+
+    def head(st: int) -> None:
+        cards = " ".join(board[: shown_after[st]])
+        lines.append(f"  *** {streets[st].name} ***" + (f" [{cards}]" if cards else ""))
+
+    if headed:
+        head(0)
     for seat, word, value, st in record["actions"]:
-        if len(streets) > 1 and st != street:
-            street = st
-            shown = " ".join((board or [])[: shown_after[st]])
-            lines.append(f"  -- {streets[st].name}" + (f" [{shown}]" if shown else ""))
-        lines.append(f"  seat {seat} {_WORDS.get(word, word)} ({value} in front)")
-    if board:
+        while st > street:
+            street += 1
+            for s in range(n):
+                earlier[s] += front[s]
+                front[s] = 0
+            if headed:
+                head(street)
+        mine = front[seat]
+        table = max(front)
+        if word == "FOLD":
+            text = "folds"
+        elif value == mine:
+            text = "checks"
+        elif value <= table:
+            text = f"calls {value - mine}"
+        elif table > (ante if street == 0 else 0):
+            text = f"raises to {value}"
+        else:
+            text = f"bets {value - mine}"
+        front[seat] = value
+        lines.append(f"  {names[seat]} {text}{all_in(seat) if word != 'FOLD' else ''}")
+    # Streets dealt with no betting left (everyone all-in but one, or all).
+    while headed and street + 1 < len(streets) and shown_after[street + 1] <= len(board):
+        street += 1
+        head(street)
+    pots = record["pots"]
+    put = [earlier[s] + front[s] for s in range(n)]
+    returned = sum(put) - sum(amount for amount, _ in pots)
+    if returned > 0:
+        owner = max(range(n), key=put.__getitem__)
+        lines.append(f"  uncalled bet of {returned} returned to {names[owner]}")
+    if board and headed:
         lines.append(f"  board: {' '.join(board)}")
     for s, shown in enumerate(record["showdown"]):
         if shown != "-":
-            lines.append(f"  seat {s} shows {shown}")
-    for amount, seat in record["pots"]:
-        lines.append(f"  seat {seat} wins {amount}")
+            lines.append(f"  {names[s]} shows {shown}")
+    for amount, seat in pots:
+        lines.append(f"  {names[seat]} wins {amount}")
     results = ", ".join(f"{d:+d}" for d in record["deltas"])
     bankrolls = ", ".join(str(b) for b in record["bankrolls"])
     lines.append(f"  result: {results}; bankrolls: {bankrolls}")

@@ -149,7 +149,7 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
         else:
             path = new_match_dir(config.logs, f"{config.game}-{len(config.bots)}p")
         log = MatchLog(path, [b.label for b in config.bots], game.structure.streets,
-                       transcripts=config.transcripts)
+                       transcripts=config.transcripts, ante=game.structure.ante)
     except OSError as exc:
         where = config.folder or config.logs
         if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO):

@@ -137,6 +137,15 @@ def error_text(path: Path, error: dict) -> str:
     return "\n".join(parts)
 
 
+def _shape(summary: dict | None, players: int) -> tuple[tuple, int]:
+    """The streets and the ante of the match's game, from the registry (none if unknown)."""
+    try:
+        game = games.make_game(summary["game"], players, **(summary.get("game_options") or {}))
+    except (TypeError, KeyError, ValueError):
+        return (), 0
+    return game.structure.streets, game.structure.ante
+
+
 def chart(series: list[list[int]], *, width: int = 60, height: int = 12,
           labels: list[str] | None = None) -> str:
     """A text chart of each seat's bankroll over the hands (seat s drawn with its digit).
@@ -207,9 +216,9 @@ def show_text(path: Path, *, last: int | None = 10, hands_shown: bool = True,
         head = "Hand history" + ("" if len(shown) == len(hands)
                                  else f" (last {len(shown)} of {len(hands)} hands;"
                                       " --all for every hand)")
-        streets = _streets(summary, n)
+        streets, ante = _shape(summary, n)
         blocks.append(head + ":\n\n"
-                      + "".join(render_hand(h, labels, streets) for h in shown).rstrip("\n"))
+                      + "".join(render_hand(h, labels, streets, ante) for h in shown).rstrip("\n"))
     elif hands_shown:
         blocks.append("No hand was completed.")
     if chart_shown and hands:
@@ -218,15 +227,6 @@ def show_text(path: Path, *, last: int | None = 10, hands_shown: bool = True,
         blocks.append("Bankrolls over the hands:\n\n"
                       + chart(series, width=max(20, min(100, columns - 12)), labels=labels))
     return "\n\n".join(blocks) + "\n"
-
-
-def _streets(summary: dict | None, players: int) -> tuple:
-    """The game's streets, to head the hand history (none when the summary does not say)."""
-    try:
-        game = games.make_game(summary["game"], players, **(summary.get("game_options") or {}))
-    except (TypeError, KeyError, ValueError):
-        return ()
-    return game.structure.streets
 
 
 def command() -> click.Command:

@@ -57,7 +57,7 @@ def test_finished_match(finished):
     for seat in range(3):
         assert f"random-{seat + 1}" in text
     assert "Hand history (last 10 of 40 hands; --all for every hand)" in text
-    assert "Hand 39  (button: seat" in text and "Hand 29 " not in text
+    assert "Hand 39: the button is " in text and "Hand 29:" not in text
     assert "Bankrolls over the hands:" in text
     assert "0  seat 0: random-1" in text
     assert "hands 40" in text
@@ -65,7 +65,7 @@ def test_finished_match(finished):
 
 def test_all_hands_and_leaving_parts_out(finished):
     text = show_text(finished, last=None, chart_shown=False)
-    assert "Hand 0  (button" in text and "Hand 39  (button" in text
+    assert "Hand 0: the button is" in text and "Hand 39: the button is" in text
     assert "Bankrolls over the hands" not in text
     text = show_text(finished, hands_shown=False)
     assert "Hand 39" not in text and "Bankrolls over the hands" in text
@@ -84,7 +84,7 @@ def test_failed_match_shows_the_error_and_transcript(tmp_path):
     assert "The bot replied: 'ready'" in out
     assert f"Transcript of seat 1: {path / 'seat1.in'}" in out
     assert "bad bot saw" in out  # the tail of its stderr
-    assert "Hand 0  (button" in out
+    assert "Hand 0: the button is" in out
 
 
 def test_logs_folder_shows_the_newest_match(finished):
@@ -102,7 +102,7 @@ def test_match_without_summary(finished, tmp_path):
     (cut / "hands.jsonl").write_text("\n".join(lines[:7]) + "\n" + lines[7][:20])
     text = show_text(cut)
     assert "No summary.json" in text
-    assert "Hand 6  (button" in text and "Hand 7 " not in text
+    assert "Hand 6: the button is" in text and "Hand 7:" not in text
     assert "hands 7" in text
 
 
