@@ -13,18 +13,19 @@ Exit code: 0 every match passed, 1 BOT broke a rule in at least one, 2 bad comma
 from __future__ import annotations
 
 import shlex
+import shutil
 import sys
 import tempfile
 import time
-import traceback
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
 
-from . import games
+from . import games, sandbox
 from .bots import BotSpec, BotSpecError, parse_bot
+from .errors import ServerFault
 from .match import MatchConfig, MatchSetupError, prepare, run_prepared
 from .options import game_options, parse_game_options, texts_as_flags
 from .process import stderr_tail
@@ -66,7 +67,16 @@ class Result:
     #: True when an opponent or the server failed rather than BOT.
     internal: bool = False
     command: str = ""
+    #: The hand in which the bot failed (None: before the first).
+    hand: int | None = None
+    #: The last line of the failing bot's stderr: with ``reason``, tells failures apart.
+    last_words: str = ""
     extra: dict = field(default_factory=dict)
+
+    @property
+    def failure(self) -> tuple[str, str]:
+        """What makes two failures the same one: the reason and the last line of stderr."""
+        return self.reason, self.last_words
 
 
 def plan(names: list[str], players: list[int] | None, rounds: int, seed: int) -> list[Case]:
@@ -108,14 +118,13 @@ def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits
     started = time.perf_counter()
     match = prepare(config)
     result.logs = match.log.path
-    try:
-        outcome = run_prepared(match)
-    except Exception:  # a bug in the server, not the bot: say so loudly
-        result.internal = True
-        result.reason = "the server failed"
-        result.report = traceback.format_exc()
-        return result
+    outcome = run_prepared(match)
     result.seconds = time.perf_counter() - started
+    if outcome.failure is not None:  # the server's own failure, not the bot's: say so loudly
+        result.internal = True
+        result.reason = "the server could not go on"
+        result.report = outcome.failure.paragraph(logs=str(match.log.path), hands=outcome.hands)
+        return result
     result.hands = outcome.hands
     result.bankroll = outcome.bankrolls[case.seat] if outcome.bankrolls else 0
     fault = outcome.fault
@@ -124,10 +133,12 @@ def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits
         return result
     result.internal = fault.seat != case.seat
     result.reason = fault.reason
+    result.hand = fault.hand
     text = fault.paragraph(logs=str(match.log.path))
     text += f"\nTranscript of seat {fault.seat}: {match.log.path / f'seat{fault.seat}.in'}"
     text += f"\nIts stderr: {match.log.stderr_path(fault.seat)}"
     tail = stderr_tail(match.log.stderr_path(fault.seat))
+    result.last_words = tail.splitlines()[-1].strip() if tail else ""
     if tail:
         text += "\nLast lines of its stderr:\n" + "\n".join("    " + t for t in tail.splitlines())
     if result.internal:
@@ -277,19 +288,26 @@ def smoke(bot, game, game_texts, players, rounds, hands, seed, logs, junit_xml, 
             parse_bot(opponent)
         except BotSpecError as exc:
             raise click.UsageError(str(exc)) from None
-    if logs is None:
-        logs = Path(tempfile.mkdtemp(prefix="pokerbots-smoke-"))
     cases = plan(names, sizes, rounds, seed)
     limits = Limits(startup=startup_timeout, reply=reply_timeout)
     sys.exit(run_all(cases, spec, hands=hands, logs=logs, limits=limits, texts=texts,
-                     opponent=opponent, junit_xml=junit_xml, exitfirst=exitfirst))
+                     opponent=opponent, junit_xml=junit_xml, exitfirst=exitfirst,
+                     game_texts=game_texts))
 
 
-def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exitfirst) -> int:
+def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exitfirst,
+            game_texts=None) -> int:
+    temporary = logs is None
+    if temporary:
+        logs = Path(tempfile.mkdtemp(prefix="pokerbots-smoke-"))
     tty = sys.stdout.isatty()
     click.echo(f"Smoke-testing {spec.label}: {len(cases)} matches of {hands} hands"
-               f" against random bots. Logs: {logs}")
+               f" against random bots." + ("" if temporary else f" Logs: {logs}"))
+    note = sandbox.note_once(limits.sandbox, limits.resources.processes)
+    if note:
+        click.echo(note, err=True)
     results: list[Result] = []
+    first: dict[tuple[str, str], Result] = {}  # each distinct failure, where it was first seen
     started = time.perf_counter()
     status = None
     if tty:
@@ -306,13 +324,21 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
                                   game_texts=texts[case.game], opponent=opponent)
             except MatchSetupError as exc:
                 raise click.UsageError(str(exc)) from None
+            except ServerFault as exc:
+                click.echo(exc.paragraph(), err=True)
+                return EXIT_INTERNAL
             results.append(result)
             if status is not None:
                 status.stop()
             click.echo(format_line(result))
             if not result.passed:
-                click.echo("\n" + _indent(result.report) + "\n")
-                click.echo(_indent(f"Reproduce: {result.command}") + "\n")
+                seen = first.get(result.failure)
+                if seen is None:
+                    first[result.failure] = result
+                    click.echo("\n" + _indent(result.report) + "\n")
+                    click.echo(_indent(f"Reproduce: {result.command}") + "\n")
+                else:
+                    click.echo(f"      (the same failure as {seen.case.name}, above)")
             if status is not None:
                 status.start()
             if exitfirst and not result.passed:
@@ -335,12 +361,59 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
     if len(results) < len(cases):
         summary += f", {len(cases) - len(results)} not played (--exitfirst)"
     click.echo(summary)
+    if len(first) > 0 and len(failed) + len(errors) > 1:
+        click.echo(f"{len(first)} distinct failure{'s' if len(first) > 1 else ''}:")
+        for key, seen in first.items():
+            count = sum(r.failure == key for r in results if not r.passed)
+            last = f" (its stderr ended: {seen.last_words})" if seen.last_words else ""
+            click.echo(f"  {count} x {seen.reason}{last}; first in {seen.case.name}")
+    for line in suggest_games(results, spec, hands=hands, logs=logs, limits=limits,
+                              game_texts=game_texts or {}, opponent=opponent):
+        click.echo(line)
     if junit_xml is not None:
         write_junit(results, junit_xml, spec.label, seconds)
         click.echo(f"JUnit report: {junit_xml}")
+    if temporary and not failed and not errors:
+        shutil.rmtree(logs, ignore_errors=True)
+        click.echo("Every match passed: the temporary logs are deleted (--logs DIR keeps them).")
+    elif temporary:
+        click.echo(f"Logs kept in {logs}")
     if errors:
         return EXIT_INTERNAL
     return EXIT_FAULT if failed else 0
+
+
+def suggest_games(results: list[Result], spec: BotSpec, **play) -> list[str]:
+    """When every match of a game failed in its first hand, the bot probably plays another
+    game: try it once in each game not played, and name those where it passes."""
+    played = {r.case.game for r in results}
+    lines = []
+    for game in sorted(played):
+        mine = [r for r in results if r.case.game == game]
+        if not mine or any(r.passed or r.internal or r.hand not in (None, 0) for r in mine):
+            continue
+        passes = []
+        for other in games.names():
+            if other in played:
+                continue
+            kind = games.get(other)
+            case = Case(other, max(2, kind.min_players), 0, 1)
+            texts = {f: t for f, t in play["game_texts"].items()
+                     if any(o.flag == f for o in kind.options)}
+            try:
+                trial = run_case(case, spec, hands=2, logs=play["logs"], limits=play["limits"],
+                                 game_texts=texts, opponent=play["opponent"])
+            except (MatchSetupError, ServerFault):
+                continue
+            if trial.passed:
+                passes.append(other)
+        if passes:
+            names = " and ".join(passes)
+            flags = " or ".join(f"--game {g}" for g in passes)
+            lines.append(f"Every {game} match failed in its first hand, and {spec.label} passes a"
+                         f" short match of {names}: it is probably written for"
+                         f" {'that game' if len(passes) == 1 else 'one of those'}. Try {flags}.")
+    return lines
 
 
 def _indent(text: str) -> str:

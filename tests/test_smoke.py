@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -28,9 +29,27 @@ run(Bad(), check=False)
 '''
 
 
-def smoke(*args, cwd=None):
+# Written for Hold'em with the client library: it reads its second hole card, which a Kuhn
+# hand does not have.
+HOLDEM_ONLY = '''
+from pokerbots.protocol.client import Bot, run
+
+
+class HoldemOnly(Bot):
+    def on_hand_start(self, hand, cards, button):
+        self.pair = cards[0][0] == cards[1][0]
+
+    def decide(self, state):
+        return state.check_or_call()
+
+
+run(HoldemOnly())
+'''
+
+
+def smoke(*args, cwd=None, env=None):
     return subprocess.run([POKERBOTS, "smoke", *args], capture_output=True, text=True,
-                          timeout=60, cwd=cwd)
+                          timeout=60, cwd=cwd, env=env)
 
 
 def test_good_bot_passes_every_seat(tmp_path):
@@ -138,3 +157,32 @@ def test_game_all_plays_every_game(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for game in ("kuhn", "holdem-nl", "holdem-limit"):
         assert proc.stdout.count(f"PASS  {game} ") == 2
+
+
+def test_a_holdem_bot_without_game_gets_one_paragraph_a_count_and_the_game_to_try(tmp_path):
+    bot = tmp_path / "holdem_only.py"
+    bot.write_text(HOLDEM_ONLY)
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    proc = smoke(str(bot), "--players", "2,3", "--rounds", "1", "--hands", "3", env=env)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert out.count("FAIL  kuhn") == 5
+    assert out.count("IndexError: tuple index out of range\n") == 1  # one paragraph
+    assert out.count("Reproduce: ") == 1
+    assert out.count("(the same failure as kuhn 2p seat 0 seed 1, above)") == 4
+    assert ("1 distinct failure:\n  5 x it exited with code 1 instead of replying (its stderr"
+            " ended: IndexError: tuple index out of range); first in kuhn 2p seat 0 seed 1") in out
+    assert ("Every kuhn match failed in its first hand, and " in out
+            and "passes a short match of holdem-nl and holdem-limit: it is probably written for"
+                " one of those. Try --game holdem-nl or --game holdem-limit." in out)
+    (kept,) = [line for line in out.splitlines() if line.startswith("Logs kept in ")]
+    folder = Path(kept.split("Logs kept in ", 1)[1])
+    assert folder.parent == tmp_path and any(folder.iterdir())
+
+
+def test_temporary_logs_are_deleted_when_every_match_passes(tmp_path):
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    proc = smoke(RANDOM, "--players", "2", "--rounds", "1", "--hands", "3", env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Every match passed: the temporary logs are deleted" in proc.stdout
+    assert not list(tmp_path.glob("pokerbots-smoke-*"))
