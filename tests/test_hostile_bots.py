@@ -456,3 +456,14 @@ def test_a_child_burning_cpu_is_blamed_not_the_bot_it_slowed_down(tmp_path, bots
     assert fault is not None and fault.seat == 0, fault
     assert fault.reason.startswith("it used CPU while waiting: its processes used ")
     assert "kept seat 1, whose turn it was, waiting" in fault.reason
+
+
+@pytest.mark.slow
+def test_a_bot_lives_as_long_as_its_round(tmp_path, bots, clean):
+    """bubblewrap's --die-with-parent fires when the *thread* that forked the bot ends; bots
+    are started from the match's own thread (trio's worker threads retire after 10 s idle,
+    which once killed every bot 10 s into its round)."""
+    outcome, _, _ = play(tmp_path, bots, "slow --seconds 12", "good", hands=1, reply=20,
+                         time_bank=None)
+    assert outcome.fault is None, outcome.fault
+    assert outcome.hands == 1
