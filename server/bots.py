@@ -32,6 +32,9 @@ class BotSpec:
     reply_limit: float | None = None
     #: The foreign protocol this seat's relay speaks (a kind of ``adapters.KINDS``), if any.
     adapter: str | None = None
+    #: The exit code with which this seat leaves the table (a person's Ctrl-D): the round
+    #: then ends as "left", not as a broken rule.
+    leave_code: int | None = None
 
 
 def parse_bot(arg: str) -> BotSpec:

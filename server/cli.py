@@ -7,7 +7,6 @@ imported only when they run (see :class:`Commands`).
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import json
 import shlex
@@ -195,7 +194,7 @@ def play_and_report(config, *, as_json: bool = False) -> int:
     exit code."""
     from . import sandbox
     from .errors import ServerFault
-    from .human import explain, is_human
+    from .human import is_human
     from .match import MatchSetupError, prepare, run_prepared
     from .process import stderr_tail
 
@@ -227,6 +226,11 @@ def play_and_report(config, *, as_json: bool = False) -> int:
         click.echo(outcome.failure.paragraph(logs=str(match.log.path), hands=outcome.hands),
                    err=True)
         return EXIT_SERVER
+    if outcome.left is not None:
+        left = outcome.left
+        where = "before the first hand" if left.hand is None else f"in hand {left.hand}"
+        click.echo(f"Seat {left.seat} ({left.bot}) left the table {where}, after"
+                   f" {outcome.hands} complete hands. Logs: {match.log.path}", err=True)
     summary = json.loads((match.log.path / "summary.json").read_text())
     summary["logs"] = str(match.log.path)
     summary["seconds"] = round(outcome.seconds, 3)
@@ -237,8 +241,6 @@ def play_and_report(config, *, as_json: bool = False) -> int:
         _print_table(config, outcome, match.log.path)
     if outcome.fault is not None:
         fault = outcome.fault
-        if is_human(config.bots[fault.seat]):
-            fault = dataclasses.replace(fault, reason=explain(fault.reason))
         text = fault.paragraph(logs=str(match.log.path))
         tail = stderr_tail(match.log.stderr_path(fault.seat))
         if tail:

@@ -4,12 +4,18 @@ The server starts every seat in a session of its own, so a seat cannot open ``/d
 The human seat is therefore this small relay program, started like any bot, which inherits
 the server's terminal as extra file descriptors (:attr:`BotSpec.pass_fds`). It prints each
 server message to the terminal exactly as a bot receives it, reads the person's line and
-forwards it unchanged: the validation and the errors are the server's, the same a bot gets.
+forwards it unchanged: the judging and the errors are the server's, the same a bot gets.
+
+A person types, so a person gets three tries where a bot gets none: when the input is a
+terminal, a reply that the server would refuse (read with the client library and the
+protocol's own :class:`~pokerbots.protocol.wire.Legal`) is shown with the reason, quoting what
+was typed, and asked again; the third is forwarded whatever it is. The ``Money:`` totals and the
+goodbye line are offered: an empty line (Enter) sends them.
 
 When the terminal's stderr is a terminal, the relay adds (there, never on stdout) a plain-words
 line about the hand (cards, pot, what it costs to call) and a one-line hint of the legal
-replies. Ctrl-D (end of input) leaves the table: the relay exits and the server ends the round
-with its usual paragraph, worded for a person.
+replies. Ctrl-D (end of input) leaves the table: the relay exits with :data:`EXIT_EOF`, which
+the server takes as the person leaving (``"result": "left"``), not as a broken rule.
 
 Run by the server as ``python -m pokerbots.server.human --in FD --out FD --err FD``.
 """
@@ -21,7 +27,7 @@ import os
 import sys
 
 from pokerbots.protocol.client import Bot, Client
-from pokerbots.protocol.wire import Framer, WireError
+from pokerbots.protocol.wire import GOODBYE, Framer, WireError, read_action, read_money
 
 from . import games
 from .bots import BotSpec, BotSpecError, parse_bot
@@ -32,8 +38,10 @@ HUMAN_ARGS = ("-", "human")
 HUMAN_LABEL = "you, at the terminal"
 #: Seconds a person has for each reply: a day, so in practice no limit.
 HUMAN_REPLY_LIMIT = 24 * 3600.0
-#: The relay's exit code after Ctrl-D (end of input).
+#: The relay's exit code after Ctrl-D (end of input): the person left the table.
 EXIT_EOF = 3
+#: Replies a person may type for one message (a bot gets one).
+TRIES = 3
 
 
 def is_human_arg(arg: str) -> bool:
@@ -49,7 +57,8 @@ def human_spec() -> BotSpec:
     fds = [os.dup(0), os.dup(1), os.dup(2)]
     argv = (sys.executable, "-m", "pokerbots.server.human",
             "--in", str(fds[0]), "--out", str(fds[1]), "--err", str(fds[2]))
-    return BotSpec(HUMAN_LABEL, argv, pass_fds=tuple(fds), reply_limit=HUMAN_REPLY_LIMIT)
+    return BotSpec(HUMAN_LABEL, argv, pass_fds=tuple(fds), reply_limit=HUMAN_REPLY_LIMIT,
+                   leave_code=EXIT_EOF)
 
 
 def parse_seats(args) -> list[BotSpec]:
@@ -63,13 +72,6 @@ def parse_seats(args) -> list[BotSpec]:
         else:
             specs.append(parse_bot(arg))
     return specs
-
-
-def explain(reason: str) -> str:
-    """The server's reason for a fault of the human seat, in words for the person."""
-    if reason.startswith(f"it exited with code {EXIT_EOF} "):
-        return "you ended the input (Ctrl-D) instead of replying, so the round stops here"
-    return reason
 
 
 # -- the relay ----------------------------------------------------------------------------
@@ -90,25 +92,75 @@ class _Watcher(Bot):
 
 
 class Helper:
-    """Follows the round from the messages to give hints (never needed to play): the client
-    library reads each message, keeps the score and says what it would reply."""
+    """Follows the round with the client library to help the person (never needed to play):
+    hints in plain words, the reply it offers, and why a typed reply would be refused."""
 
     def __init__(self) -> None:
         self.client: Client | None = None
         self.watcher = _Watcher()
+        self.kind = ""
+        self.reply = ""  # what the client library would answer
 
-    def hints(self, message: str) -> list[str]:
+    def follow(self, message: str) -> None:
+        """Read the server's ``message`` (a failure to read it only costs the help)."""
+        self.kind = message.split("\n", 1)[0]
         try:
-            return self._hints(message.encode())
+            if self.kind == "init_round" or self.client is None:
+                self.client = Client(self.watcher, check=False)
+            self.reply = (self.client.receive(message.encode()) or b"").decode()
+        except Exception:  # help is a comfort: never let it get in the way
+            self.client = None
+            self.reply = ""
+
+    def offer(self) -> str | None:
+        """The reply an empty line sends: the Money totals and the goodbye."""
+        if self.client is None:
+            return None
+        if self.kind.startswith("EndAction:") or self.kind == "end_round":
+            return self.reply
+        return None
+
+    def refusal(self, typed: str) -> str | None:
+        """Why the server would refuse ``typed`` (None: it would not, or the help is lost)."""
+        client = self.client
+        if client is None:
+            return None
+        kind = self.kind
+        line = typed.encode()
+        if kind in ("init_round", "init_hand"):
+            return None if typed == "READY" else "expected 'READY'"
+        if kind == "play":
+            try:
+                word, value = read_action(line)
+            except WireError as exc:
+                return str(exc)
+            return self.watcher.state.legal.refusal(word, value)
+        if kind == "end_hand":
+            if typed in ("OK", "REBUY"):
+                return None
+            return "the answer to end_hand must be OK or REBUY"
+        if kind.startswith("EndAction:"):
+            try:
+                values = read_money(line, client.players)
+            except WireError as exc:
+                return str(exc)
+            return None if values == client.bankrolls else (
+                f"the Money totals are wrong: they are {self.reply}")
+        if kind == "end_round":
+            return None if typed == GOODBYE else f"expected {GOODBYE!r}"
+        return None
+
+    def hints(self) -> list[str]:
+        try:
+            return self._hints()
         except Exception:  # a hint is a comfort: never let it get in the way
             return []
 
-    def _hints(self, data: bytes) -> list[str]:
-        kind = data.split(b"\n", 1)[0].decode()
-        if kind == "init_round" or self.client is None:
-            self.client = Client(self.watcher, check=False)
-        client = self.client
-        reply = client.receive(data).decode()
+    def _hints(self) -> list[str]:
+        kind, client, reply = self.kind, self.client, self.reply
+        if client is None:
+            return []
+        offered = " (or press Enter)" if self.offer() else ""
         if kind == "init_round":
             button = client.button
             where = "you have the button" if button == 0 else f"the button is player {button}"
@@ -141,11 +193,11 @@ class Helper:
             return ["Hand over: " + "; ".join(shown + [", ".join(pots)]) + ".", hint]
         if kind.startswith("EndAction:"):
             money = ",".join(map(str, client.bankrolls))
-            return [f"Everyone's bankroll now, you first: {money}.", f"Reply: {reply}"]
+            return [f"Everyone's bankroll now, you first: {money}.", f"Reply: {reply}{offered}"]
         if kind == "end_round":
             money = ",".join(map(str, client.bankrolls))
             return [f"The round is over after {client.hands_played} hands;"
-                    f" bankrolls {money}.", f"Reply: {reply}"]
+                    f" bankrolls {money}.", f"Reply: {reply}{offered}"]
         return []
 
 
@@ -196,6 +248,7 @@ def next_message(server: LineReader, framer: Framer) -> bytes:
 
 def relay(in_fd: int, out_fd: int, err_fd: int) -> int:
     hints = os.isatty(err_fd)
+    interactive = os.isatty(in_fd)  # a person typing: offers and three tries
     helper = Helper()
     person = LineReader(in_fd)
     server = LineReader(0)
@@ -206,11 +259,12 @@ def relay(in_fd: int, out_fd: int, err_fd: int) -> int:
         if not message:
             return 0  # the server closed our input: the round is over
         os.write(out_fd, message)
+        helper.follow(message.decode("utf-8", "replace"))
         if hints:
-            lines = helper.hints(message.decode("utf-8", "replace"))
+            lines = helper.hints()
             if lines:
                 os.write(err_fd, "".join(f"\x1b[2m  # {t}\x1b[0m\n" for t in lines).encode())
-        line = person.line()
+        line = ask(person, helper if interactive else None, out_fd, err_fd)
         if line is None:
             print("The person at the terminal ended the input (Ctrl-D).", file=sys.stderr)
             if hints:
@@ -222,6 +276,28 @@ def relay(in_fd: int, out_fd: int, err_fd: int) -> int:
             return 0
         if message.startswith(b"end_round"):
             return 0
+
+
+def ask(person: LineReader, helper: Helper | None, out_fd: int, err_fd: int) -> bytes | None:
+    """The person's reply to the message just shown: with a ``helper`` (a person typing), an
+    empty line takes the offered reply and a refused one is asked again, :data:`TRIES` times in
+    all; None at end of input."""
+    for attempt in range(1, TRIES + 1):
+        line = person.line()
+        if line is None or helper is None:
+            return line
+        typed = line.rstrip(b"\n").rstrip(b"\r").decode("utf-8", "replace")
+        offer = helper.offer()
+        if typed == "" and offer:
+            os.write(out_fd, offer.encode() + b"\n")  # shown as if typed
+            return offer.encode() + b"\n"
+        why = helper.refusal(typed)
+        if why is None or attempt == TRIES:
+            return line
+        left = TRIES - attempt
+        os.write(err_fd, f"  {typed!r} is refused: {why}. Type it again ({left} more"
+                         f" {'try' if left == 1 else 'tries'}).\n".encode())
+    return None  # pragma: no cover - the loop returns
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -221,6 +221,8 @@ def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, 
         result, error = "interrupted", None
     elif outcome.failure is not None:
         result, error = "server-error", None
+    elif outcome.left is not None:
+        result, error = "left", None
     elif outcome.fault is not None:
         result, error = "failed", outcome.fault.as_dict()
     else:
@@ -243,6 +245,9 @@ def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, 
         summary["interrupted_by"] = outcome.interrupted
     if outcome is not None and outcome.failure is not None:
         summary["server_error"] = outcome.failure.as_dict()
+    if outcome is not None and outcome.left is not None and result == "left":
+        left = outcome.left
+        summary["left"] = {"seat": left.seat, "bot": left.bot, "hand": left.hand}
     timing = {}
     if outcome is not None:
         timing = {

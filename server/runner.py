@@ -73,6 +73,8 @@ class MatchOutcome:
     interrupted: str | None = None
     #: The server itself could not go on (a log that cannot be written, a bug): exit code 3.
     failure: ServerFault | None = None
+    #: A seat left the table (a person's Ctrl-D): where and when, as the fault it would be.
+    left: BotFault | None = None
 
 
 class ProcessTable:
@@ -300,6 +302,11 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
             failure = failure or drain.failure
         if not was_subreaper:
             reaper.set_subreaper(False)
+    left = None
+    if fault is not None and fault.seat < len(bots):
+        code = specs[fault.seat].leave_code
+        if code is not None and bots[fault.seat].process.returncode == code:
+            left, fault = fault, None  # a person leaving breaks no rule
     return MatchOutcome(
         hands=referee.hands_played,
         bankrolls=list(referee.bankrolls),
@@ -308,6 +315,7 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
         time_used=[c.used if math.isfinite(c.used) else 0.0 for c in clocks[:len(bots)]],
         interrupted=interrupted[0] if interrupted else None,
         failure=failure,
+        left=left,
     )
 
 

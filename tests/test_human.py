@@ -14,8 +14,9 @@ pexpect = pytest.importorskip("pexpect")
 POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))
 OPPONENT = f"{sys.executable} -m pokerbots.server.smoke_random --seed 4"
 
-# The relay's hints (on the terminal's stderr) end with the exact reply to type.
-REPLY = r"# Reply: ([^\r\n\x1b]+)"
+# The relay's hints (on the terminal's stderr) end with the exact reply to type (and say when
+# Enter sends it).
+REPLY = r"# Reply: ([^\r\n\x1b]+?)(?: \(or press Enter\))?\x1b"
 CHOICE = r"# Reply one of: ([A-Z]+ \d+)"
 
 
@@ -103,7 +104,8 @@ def test_wrong_reply_gets_the_servers_error(tmp_path):
     child.expect(REPLY)
     child.sendline("READY")
     child.expect(CHOICE)
-    child.sendline("BET 7")
+    for _ in range(3):  # a person has three tries; the third goes to the server
+        child.sendline("BET 7")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1
@@ -119,7 +121,8 @@ def test_wrong_reply_gets_the_servers_error(tmp_path):
 def test_lowercase_reply_is_refused_like_a_bots(tmp_path):
     child = spawn(tmp_path)
     child.expect(REPLY)
-    child.sendline("ready")
+    for _ in range(3):
+        child.sendline("ready")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1
@@ -127,6 +130,7 @@ def test_lowercase_reply_is_refused_like_a_bots(tmp_path):
 
 
 def test_ctrl_d_leaves_the_table(tmp_path):
+    """Leaving is no broken rule: exit code 0, and the summary says who left."""
     child = spawn(tmp_path)
     child.expect(REPLY)
     child.sendline("READY")
@@ -134,12 +138,57 @@ def test_ctrl_d_leaves_the_table(tmp_path):
     child.sendeof()
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 1
+    assert child.exitstatus == 0
     text = child.before.replace("\r\n", "\n")
     assert "end of input: you leave the table" in text
-    assert ("Bot at seat 1 (you, at the terminal) failed in hand 0: you ended the input"
-            " (Ctrl-D) instead of replying") in text
-    assert "Traceback" not in text
+    assert "Seat 1 (you, at the terminal) left the table in hand 0, after 0 complete hands." in text
+    assert "failed" not in text and "Traceback" not in text
+    summary = json.loads((only_log(tmp_path) / "summary.json").read_text())
+    assert summary["result"] == "left" and summary["error"] is None
+    assert summary["left"] == {"seat": 1, "bot": "you, at the terminal", "hand": 0}
+
+
+def test_a_typo_is_refused_and_asked_again_three_times_in_all(tmp_path):
+    child = spawn(tmp_path, hands=1)
+    child.expect(REPLY)
+    child.sendline("REDY")
+    child.expect("'REDY' is refused: expected 'READY'. Type it again \\(2 more tries\\).")
+    child.sendline("READY")
+    child.expect(REPLY)
+    child.sendline("READY")
+    child.expect(CHOICE)
+    child.sendline("BET 7")
+    child.expect(r"'BET 7' is refused: BET 7 [^.]+\. Type it again \(2 more tries\)\.")
+    child.sendline("bet 1")
+    child.expect(r"'bet 1' is refused: unknown action 'bet' \(actions are in capitals: BET,"
+                 r" FOLD\)\. Type it again \(1 more try\)\.")
+    child.sendline("BET 9")  # the third try goes to the server, which judges it
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    text = child.before.replace("\r\n", "\n")
+    assert "Bot at seat 1 (you, at the terminal) failed in hand 0: BET 9 " in text
+    assert "The bot replied: 'BET 9'" in text
+
+
+def test_enter_sends_the_money_totals_and_the_goodbye(tmp_path):
+    child = spawn(tmp_path, hands=2)
+    offered = 0
+    while True:
+        i = child.expect([REPLY, CHOICE, pexpect.EOF])
+        if i == 2:
+            break
+        reply = child.match.group(1)
+        if i == 0 and (reply.startswith("Money: ") or reply.startswith("Thank you")):
+            offered += 1
+            child.sendline("")  # Enter
+        else:
+            child.sendline(reply)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert offered == 3  # two Money lines and the goodbye
+    summary = json.loads((only_log(tmp_path) / "summary.json").read_text())
+    assert summary["result"] == "completed" and summary["hands_played"] == 2
 
 
 def test_only_one_seat_can_be_the_terminal(tmp_path):
@@ -161,6 +210,8 @@ def test_piped_replies_work_without_hints(tmp_path):
                           text=True, timeout=20)
     assert proc.stdout.startswith("init_round\nMoney: 0,0\n")
     assert "# Reply" not in proc.stdout + proc.stderr
-    # The scripted replies run out at the first decision: that is the end of input.
-    assert proc.returncode == 1
-    assert "you ended the input (Ctrl-D)" in proc.stderr
+    # The scripted replies run out at the first decision: the seat leaves the table.
+    assert proc.returncode == 0, proc.stderr
+    assert "Seat 1 (you, at the terminal) left the table in hand 0" in proc.stderr
+    summary = json.loads((only_log(tmp_path) / "summary.json").read_text())
+    assert summary["result"] == "left" and summary["left"]["seat"] == 1
