@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from processes import only_match_dir, pokerbots
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,6 +31,7 @@ def readme_bot(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_the_smallest_readme_bot_plays_and_exits_on_its_goodbye(tmp_path):
     bot = readme_bot(tmp_path)
     logs = tmp_path / "logs"
@@ -49,6 +52,7 @@ def test_the_smallest_readme_bot_plays_and_exits_on_its_goodbye(tmp_path):
     proc.stdout.close()
 
 
+@pytest.mark.slow
 def test_the_drawn_seed_is_recorded_and_reproduces_the_match(tmp_path):
     bot = tmp_path / "bots" / "kuhn_bot.py"
     bot.parent.mkdir()
@@ -71,6 +75,7 @@ def test_the_drawn_seed_is_recorded_and_reproduces_the_match(tmp_path):
                 == (only_match_dir(tmp_path / "b") / name).read_bytes()), name
 
 
+@pytest.mark.slow
 def test_help_lists_every_command_without_cutting_its_line():
     result = pokerbots("--help")
     assert result.returncode == 0
@@ -80,6 +85,7 @@ def test_help_lists_every_command_without_cutting_its_line():
     assert re.search(r"\n  logs +", "\n" + commands)
 
 
+@pytest.mark.slow
 def test_a_pinned_cpu_that_exists_is_accepted(tmp_path):
     cpu = min(os.sched_getaffinity(0))
     result = pokerbots("run", KUHN_BOT, KUHN_BOT, "--hands", 1, "--cpu", cpu,
@@ -87,6 +93,7 @@ def test_a_pinned_cpu_that_exists_is_accepted(tmp_path):
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow
 def test_without_bubblewrap_run_says_once_that_bots_share_a_namespace(tmp_path):
     env = dict(os.environ, PATH=str(tmp_path / "no-bwrap-here"))
     result = pokerbots("run", KUHN_BOT, KUHN_BOT, "--hands", 2, "--logs", tmp_path, env=env)

@@ -204,6 +204,7 @@ def test_a_line_over_the_cap_with_a_newline_is_refused_and_quoted_short(tmp_path
     assert (path / "summary.json").stat().st_size < 3000
 
 
+@pytest.mark.slow
 def test_a_bot_that_closes_its_input_is_told_so(tmp_path, bots, clean):
     """Without a PID namespace the server's write fails at once. (In a namespace, bubblewrap
     keeps the pipe open: the bot then misses its reply deadline.)"""
@@ -405,6 +406,7 @@ def test_a_bot_cannot_see_or_signal_the_other_bots(tmp_path, bots, clean):
     assert "signalled 0 processes with SIGKILL" in (path / "seat0.stderr").read_text()
 
 
+@pytest.mark.slow
 def test_without_a_namespace_the_other_bots_are_in_reach(tmp_path, bots, clean):
     """What the namespace prevents (with a harmless signal)."""
     attack = f"kill-others --signal CONT --target {bots / 'good.py'}"
@@ -413,6 +415,7 @@ def test_without_a_namespace_the_other_bots_are_in_reach(tmp_path, bots, clean):
     assert "signalled 2 processes with SIGCONT" in (path / "seat0.stderr").read_text()
 
 
+@pytest.mark.slow
 @needs_namespaces
 @pytest.mark.parametrize("signame", ["STOP", "TERM"])
 def test_a_bot_cannot_stop_or_end_the_server(tmp_path, bots, clean, signame):
@@ -425,6 +428,7 @@ def test_a_bot_cannot_stop_or_end_the_server(tmp_path, bots, clean, signame):
     assert f"signalled 0 processes with SIG{signame}" in (folder / "seat1.stderr").read_text()
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_an_orphan_with_another_match_token_ends_with_its_bot(tmp_path, bots, clean):
     outcome, _, _ = play(tmp_path, bots, "disguised-orphan", "good", hands=2)
@@ -446,6 +450,7 @@ def test_a_bot_that_forks_hundreds_of_sleepers_is_refused(tmp_path, bots, clean,
     # The `clean` fixture checks that none of the sleepers is left.
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_a_child_burning_cpu_is_blamed_not_the_bot_it_slowed_down(tmp_path, bots, clean):
     """Pinned to one CPU, seat 0's background child halves seat 1's CPU, and seat 1 thinks

@@ -171,6 +171,7 @@ def test_a_typo_is_refused_and_asked_again_three_times_in_all(tmp_path):
     assert "The bot replied: 'BET 9'" in text
 
 
+@pytest.mark.slow
 def test_enter_sends_the_money_totals_and_the_goodbye(tmp_path):
     child = spawn(tmp_path, hands=2)
     offered = 0

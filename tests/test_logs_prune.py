@@ -6,6 +6,8 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from pokerbots.server.prune import to_delete
 
 from processes import pokerbots
@@ -43,6 +45,7 @@ def test_keep_older_than_and_both(tmp_path):
     assert doomed == folders[4:] and kept == 4
 
 
+@pytest.mark.slow
 def test_the_command_deletes_only_old_matches(tmp_path):
     folders = make_logs(tmp_path, [0.1, 1, 3, 8, 30])
     dry = pokerbots("logs", "prune", tmp_path, "--older-than", "7d", "--dry-run")
@@ -57,6 +60,7 @@ def test_the_command_deletes_only_old_matches(tmp_path):
     assert (tmp_path / "notes" / "todo.txt").exists() and (tmp_path / ".gitkeep").exists()
 
 
+@pytest.mark.slow
 def test_usage_errors(tmp_path):
     result = pokerbots("logs", "prune", tmp_path)
     assert result.returncode == 2 and "--keep N" in result.stderr

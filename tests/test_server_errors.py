@@ -63,6 +63,7 @@ def check_paragraph(err: str, *needles: str) -> None:
         assert needle in err, err
 
 
+@pytest.mark.slow
 def test_a_log_file_that_cannot_grow_ends_the_match_with_exit_code_3(tmp_path, bot):
     """RLIMIT_FSIZE makes every log file stop at 20 KB, as a full disk would."""
     logs = tmp_path / "logs"
@@ -82,6 +83,7 @@ def test_a_log_file_that_cannot_grow_ends_the_match_with_exit_code_3(tmp_path, b
     assert processes_mentioning(str(bot)) == []
 
 
+@pytest.mark.slow
 def test_a_log_folder_removed_during_the_match(tmp_path, bot):
     logs = tmp_path / "logs"
     proc = server(["run", bot, bot, "--hands", 10_000_000, "--end-prob", "0/1", "--seed", 1,

@@ -159,6 +159,7 @@ def test_game_all_plays_every_game(tmp_path):
         assert proc.stdout.count(f"PASS  {game} ") == 2
 
 
+@pytest.mark.slow
 def test_a_holdem_bot_without_game_gets_one_paragraph_a_count_and_the_game_to_try(tmp_path):
     bot = tmp_path / "holdem_only.py"
     bot.write_text(HOLDEM_ONLY)
@@ -180,6 +181,7 @@ def test_a_holdem_bot_without_game_gets_one_paragraph_a_count_and_the_game_to_tr
     assert folder.parent == tmp_path and any(folder.iterdir())
 
 
+@pytest.mark.slow
 def test_temporary_logs_are_deleted_when_every_match_passes(tmp_path):
     env = dict(os.environ, TMPDIR=str(tmp_path))
     proc = smoke(RANDOM, "--players", "2", "--rounds", "1", "--hands", "3", env=env)

@@ -101,6 +101,7 @@ def test_sandbox_without_bubblewrap(tmp_path, marker_bot):
     assert not (tmp_path / "STARTED").exists()
 
 
+@pytest.mark.slow
 def test_windows_line_endings_and_paths_with_spaces_say_exactly_that(tmp_path, marker_bot):
     crlf = tmp_path / "crlf_bot"
     crlf.write_bytes(b"#!/usr/bin/env python3\r\nprint('READY')\r\n")
