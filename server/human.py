@@ -160,7 +160,7 @@ class Helper:
         kind, client, reply = self.kind, self.client, self.reply
         if client is None:
             return []
-        offered = " (or press Enter)" if self.offer() else ""
+        offered = ["(Enter sends that reply)"] if self.offer() else []
         if kind == "init_round":
             button = client.button
             where = "you have the button" if button == 0 else f"the button is player {button}"
@@ -193,11 +193,12 @@ class Helper:
             return ["Hand over: " + "; ".join(shown + [", ".join(pots)]) + ".", hint]
         if kind.startswith("EndAction:"):
             money = ",".join(map(str, client.bankrolls))
-            return [f"Everyone's bankroll now, you first: {money}.", f"Reply: {reply}{offered}"]
+            return [f"Everyone's bankroll now, you first: {money}.", f"Reply: {reply}",
+                    *offered]
         if kind == "end_round":
             money = ",".join(map(str, client.bankrolls))
             return [f"The round is over after {client.hands_played} hands;"
-                    f" bankrolls {money}.", f"Reply: {reply}{offered}"]
+                    f" bankrolls {money}.", f"Reply: {reply}", *offered]
         return []
 
 

@@ -14,9 +14,8 @@ pexpect = pytest.importorskip("pexpect")
 POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))
 OPPONENT = f"{sys.executable} -m pokerbots.server.smoke_random --seed 4"
 
-# The relay's hints (on the terminal's stderr) end with the exact reply to type (and say when
-# Enter sends it).
-REPLY = r"# Reply: ([^\r\n\x1b]+?)(?: \(or press Enter\))?\x1b"
+# The relay's hints (on the terminal's stderr) end with the exact reply to type.
+REPLY = r"# Reply: ([^\r\n\x1b]+)"
 CHOICE = r"# Reply one of: ([A-Z]+ \d+)"
 
 

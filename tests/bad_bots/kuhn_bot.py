@@ -6,14 +6,16 @@
 KIND: wrong-value (BET 3 when checking), illegal-fold (FOLD when checking is free),
 garbage (an unknown word), silent (never answers play), crash (exits with code 3 at play).
 The protocol is read by the client library (the one parser); ``check=False`` lets the broken
-replies through to the server.
+replies through to the server. Each reply is written as soon as it is made (the library's
+``run`` writes the replies to a bundle of messages together), so a fault at ``play`` happens
+after the replies to the messages before it have reached the server.
 """
 
 import argparse
 import os
 import sys
 
-from pokerbots.protocol.client import run
+from pokerbots.protocol.client import Client
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--fault", default=None)
@@ -38,4 +40,11 @@ def decide(state):
     return state.check_or_call()
 
 
-run(decide, check=False)
+client = Client(decide, check=False)
+for line in sys.stdin.buffer:
+    reply = client.feed(line)
+    if reply is not None:
+        sys.stdout.buffer.write(reply + b"\n")
+        sys.stdout.buffer.flush()
+        if client.done:
+            break
