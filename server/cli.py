@@ -223,7 +223,7 @@ def play_and_report(config, *, as_json: bool = False) -> int:
         click.echo(f"Interrupted by {outcome.interrupted}. Logs: {match.log.path}", err=True)
         return EXIT_TERMINATED
     if outcome.failure is not None:
-        click.echo(outcome.failure.paragraph(logs=str(match.log.path), hands=outcome.hands),
+        click.echo(outcome.failure.paragraph(logs=str(match.log.path), hands=match.log.written),
                    err=True)
         return EXIT_SERVER
     if outcome.left is not None:

@@ -88,6 +88,8 @@ class MatchLog:
         self.hands_jsonl = open(path / "hands.jsonl", "wb", buffering=0)
         self._files = [*self.seat_in, self.hands_jsonl]
         self._next_look = 0.0
+        #: Hands written whole to ``hands.jsonl``.
+        self.written = 0
 
     def stderr_path(self, seat: int) -> Path:
         return self.path / f"seat{seat}.stderr"
@@ -101,6 +103,7 @@ class MatchLog:
                 line = line[jsonl.write(line):]
         except OSError as exc:
             raise _fault(f"writing {jsonl.name}", exc, jsonl.name) from None
+        self.written += 1
         now = time.monotonic()
         if now >= self._next_look:  # once a second: is the folder still there?
             self._next_look = now + 1.0

@@ -123,7 +123,8 @@ def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits
     if outcome.failure is not None:  # the server's own failure, not the bot's: say so loudly
         result.internal = True
         result.reason = "the server could not go on"
-        result.report = outcome.failure.paragraph(logs=str(match.log.path), hands=outcome.hands)
+        result.report = outcome.failure.paragraph(logs=str(match.log.path),
+                                                   hands=match.log.written)
         return result
     result.hands = outcome.hands
     result.bankroll = outcome.bankrolls[case.seat] if outcome.bankrolls else 0
