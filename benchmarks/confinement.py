@@ -28,7 +28,7 @@ from pokerbots.server.match import MatchConfig, pick_cpu, run_match
 from pokerbots.server.runner import Limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from match import build_c_bot  # noqa: E402
+from match import build as build_c_bot  # noqa: E402
 
 
 def rate(bot: Path, players: int, hands: int, logs: Path, isolate: bool) -> tuple[float, float]:
