@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from . import games
+from .errors import ServerFault
 from .logs import render_hand
 from .runner import stderr_tail
 
@@ -86,7 +87,8 @@ def summary_text(path: Path, summary: dict | None, timing: dict | None,
                      f", seed {seed if seed is not None else 'random'}"
                      f", first button seat {summary.get('first_button')}")
         result = summary["result"]
-        how = {"completed": "completed", "failed": "FAILED", "interrupted": "interrupted"}
+        how = {"completed": "completed", "failed": "FAILED", "interrupted": "interrupted",
+               "server-error": "the SERVER could not go on", "left": "a seat left the table"}
         error = summary.get("error") or {}
         when = (f" in hand {error['hand']} ({played} hands completed)"
                 if result == "failed" and error.get("hand") is not None
@@ -209,6 +211,13 @@ def show_text(path: Path, *, last: int | None = 10, hands_shown: bool = True,
     error = (summary or {}).get("error")
     if error:
         blocks.append(error_text(path, error))
+    server = (summary or {}).get("server_error")
+    if server:
+        blocks.append(ServerFault(**server).paragraph())
+    left = (summary or {}).get("left")
+    if left:
+        where = "before the first hand" if left.get("hand") is None else f"in hand {left['hand']}"
+        blocks.append(f"Seat {left['seat']} ({left['bot']}) left the table {where}.")
     n = len(hands[0]["cards"]) if hands else 0
     labels = (summary or {}).get("bots") or [f"seat {s}" for s in range(n)]
     if hands_shown and hands:

@@ -18,6 +18,7 @@ import pytest
 from pokerbots.server.bots import parse_bot
 from pokerbots.server.match import MatchConfig, prepare, run_prepared
 from pokerbots.server.runner import Limits
+from pokerbots.server.show import show_text
 
 from processes import processes_mentioning
 
@@ -155,4 +156,7 @@ def test_a_bug_in_the_server_is_exit_code_3_with_the_traceback_kept(tmp_path, bo
     assert len(readable_hands(match.log.path)) == 5
     summary = json.loads((match.log.path / "summary.json").read_text())
     assert summary["result"] == "server-error"
+    shown = show_text(match.log.path, chart_shown=False)
+    assert "Result: the SERVER could not go on after 5 hands" in shown
+    assert "The server could not go on while playing the round: RuntimeError" in shown
     assert processes_mentioning(str(bot)) == []
