@@ -233,9 +233,10 @@ def _write_json(path: Path, data: dict) -> None:
 
 
 def render_hand(record: dict, labels: list[str], streets=(), ante: int = 0) -> str:
-    """A hand as a person reads it, like a poker site's hand history: the forced bets posted,
-    then every action in words (``checks``, ``calls 10``, ``bets 20``, ``raises to 60``, ``and
-    is all-in``), each naming the player by its label and seat. ``streets`` are the game's
+    """A hand as a person reads it, like a poker site's hand history: the forced bets posted
+    (dead antes first, from the record's ``antes``), then every action in words (``checks``,
+    ``calls 10``, ``bets 20``, ``raises to 60``, ``and is all-in``), each naming the player by
+    its label and seat. ``streets`` are the game's
     :class:`~pokerbots.server.games.base.Street` values (headed when there are several);
     ``ante`` the ante every seat posts (the rest of a forced bet is a blind)."""
     n = len(labels)
@@ -248,7 +249,8 @@ def render_hand(record: dict, labels: list[str], streets=(), ante: int = 0) -> s
         chips = f", {stacks[s]} in chips" if stacks else ""
         lines.append(f"  {names[s]} holds {record['cards'][s]}{chips}")
     front = list(record["forced"])
-    earlier = [0] * n  # chips put in on streets before this one
+    dead = record.get("antes") or [0] * n  # dead antes: straight into the pot, never in front
+    earlier = list(dead)  # chips put in before this street's money in front
 
     def all_in(s: int) -> str:
         return " and is all-in" if stacks and earlier[s] + front[s] >= stacks[s] > 0 else ""
@@ -256,7 +258,12 @@ def render_hand(record: dict, labels: list[str], streets=(), ante: int = 0) -> s
     # Posted in order from the small blind (heads-up the button posts it).
     small = button if n == 2 else (button + 1) % n
     big = (small + 1) % n
-    for s in [(small + i) % n for i in range(n)]:
+    order = [(small + i) % n for i in range(n)]
+    for s in order:
+        if dead[s]:
+            lines.append(f"  {names[s]} posts a dead ante of {dead[s]}"
+                         + (" and is all-in" if stacks and dead[s] >= stacks[s] else ""))
+    for s in order:
         if ante and front[s]:
             lines.append(f"  {names[s]} posts an ante of {min(ante, front[s])}"
                          + ("" if front[s] > ante else all_in(s)))

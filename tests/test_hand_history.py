@@ -81,3 +81,23 @@ def test_a_kuhn_hand_posts_antes_and_bets_one_chip():
         "  bots/alice.py (seat 0) calls 1",
     ]
     assert "***" not in text  # one betting round: no street headings
+
+
+def test_dead_antes_are_posted_first_and_the_big_blinds_extra_goes_back():
+    game = make_game("holdem-nl", 3, ante=5, stack=[100, 200, 300])
+    record = one_hand(game, "AhKd QsQc 9c9d | 9h 8h 2d Td Jd", 0, ["FOLD 0", "FOLD 5"])
+    text = render_hand(record, LABELS, game.structure.streets, game.structure.ante)
+    assert text.splitlines()[1:12] == [
+        "  bots/alice.py (seat 0) holds Ah Kd, 100 in chips",
+        "  bots/bob.py --tight (seat 1) holds Qs Qc, 200 in chips",
+        "  carol (seat 2) holds 9c 9d, 300 in chips",
+        "  bots/bob.py --tight (seat 1) posts a dead ante of 5",
+        "  carol (seat 2) posts a dead ante of 5",
+        "  bots/alice.py (seat 0) posts a dead ante of 5",
+        "  bots/bob.py --tight (seat 1) posts the small blind 5",
+        "  carol (seat 2) posts the big blind 10",
+        "  *** preflop ***",
+        "  bots/alice.py (seat 0) folds",
+        "  bots/bob.py --tight (seat 1) folds",
+    ]
+    assert "  uncalled bet of 5 returned to carol (seat 2)\n  carol (seat 2) wins 25\n" in text
