@@ -180,21 +180,12 @@ class BotProcess:
 
     def close_input(self) -> None:
         """Close the bot's stdin: no message follows (it reads end of file)."""
-        if self.wfd >= 0:
-            try:
-                os.close(self.wfd)
-            except OSError:
-                pass
-            self.wfd = -1
+        close_fds(self.wfd)
+        self.wfd = -1
 
     def kill(self) -> None:
         """End the bot and everything in its process group, now."""
-        for fd in (self.wfd, self.rfd):
-            if fd >= 0:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        close_fds(self.wfd, self.rfd)
         self.wfd = self.rfd = -1
         try:
             os.killpg(self.pid, signal.SIGKILL)
@@ -346,12 +337,7 @@ class StderrDrain:
         if self.read_fd < 0:
             return
         self.take()  # what the killed processes left in the pipe
-        for fd in (self.read_fd, self.write_fd):
-            if fd >= 0:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        close_fds(self.read_fd, self.write_fd)
         self.read_fd = self.write_fd = -1
         dropped = self.seen - self.kept
         try:
@@ -363,6 +349,16 @@ class StderrDrain:
             pass
         finally:
             self.file.close()
+
+
+def close_fds(*fds: int) -> None:
+    """Close each file descriptor that is open (-1 stands for one already closed)."""
+    for fd in fds:
+        if fd >= 0:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 def stderr_tail(path: Path, lines: int = 10, max_bytes: int = 4096) -> str:

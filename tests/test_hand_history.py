@@ -14,22 +14,23 @@ from drive import honest, run
 LABELS = ["bots/alice.py", "bots/bob.py --tight", "carol"]
 
 
-def one_hand(game, deal: str, button: int, replies: list[str]) -> dict:
+def history(game, deal: str, button: int, replies: list[str]) -> str:
+    """hands.txt of one hand of ``game`` with ``deal``, the decisions ``replies`` in order."""
     records: list[dict] = []
+    labels = LABELS[:game.players]
     referee = Referee(game, random.Random(1), hands=1, button=button,
-                      deals=[game.parse_deal(deal)], on_hand=records.append, labels=LABELS)
+                      deals=[game.parse_deal(deal)], on_hand=records.append, labels=labels)
     script = iter(replies)
     run(referee, honest(referee, lambda seat, message: next(script).encode()))
-    return records[0]
+    return render_hand(records[0], labels, game.structure.streets, game.structure.ante)
 
 
 def test_a_holdem_hand_with_a_raise_a_bet_an_all_in_and_a_run_out():
     game = make_game("holdem-nl", 3, stack=100)
-    record = one_hand(game, "AhKd QsQc 9c9d | 9h 8h 2d Td Jd", 0, [
+    text = history(game, "AhKd QsQc 9c9d | 9h 8h 2d Td Jd", 0, [
         "BET 30", "BET 30", "BET 30",  # alice raises to 30, bob and carol call
         "BET 0", "BET 40", "BET 70", "FOLD 0", "BET 70",  # check, bet, all-in, fold, call
     ])
-    text = render_hand(record, LABELS, game.structure.streets, game.structure.ante)
     assert text == """\
 Hand 0: the button is bots/alice.py (seat 0)
   bots/alice.py (seat 0) holds Ah Kd, 100 in chips
@@ -59,8 +60,7 @@ Hand 0: the button is bots/alice.py (seat 0)
 
 def test_an_uncalled_bet_is_returned():
     game = make_game("holdem-nl", 2)
-    record = one_hand(game, "AhKd QsQc | 7h 8h 9h Td Jd", 0, ["BET 50", "FOLD 10"])
-    text = render_hand(record, LABELS[:2], game.structure.streets, game.structure.ante)
+    text = history(game, "AhKd QsQc | 7h 8h 9h Td Jd", 0, ["BET 50", "FOLD 10"])
     assert "  bots/alice.py (seat 0) posts the small blind 5\n" in text  # heads-up: the button
     assert "  bots/alice.py (seat 0) raises to 50\n  bots/bob.py --tight (seat 1) folds\n" in text
     assert "  uncalled bet of 40 returned to bots/alice.py (seat 0)\n" in text
@@ -69,8 +69,7 @@ def test_an_uncalled_bet_is_returned():
 
 def test_a_kuhn_hand_posts_antes_and_bets_one_chip():
     game = make_game("kuhn", 3)
-    record = one_hand(game, "Q J K", 2, ["BET 1", "BET 2", "FOLD 1", "BET 2"])
-    text = render_hand(record, LABELS, game.structure.streets, game.structure.ante)
+    text = history(game, "Q J K", 2, ["BET 1", "BET 2", "FOLD 1", "BET 2"])
     assert text.splitlines()[4:11] == [
         "  bots/alice.py (seat 0) posts an ante of 1",
         "  bots/bob.py --tight (seat 1) posts an ante of 1",
@@ -85,8 +84,7 @@ def test_a_kuhn_hand_posts_antes_and_bets_one_chip():
 
 def test_dead_antes_are_posted_first_and_the_big_blinds_extra_goes_back():
     game = make_game("holdem-nl", 3, ante=5, stack=[100, 200, 300])
-    record = one_hand(game, "AhKd QsQc 9c9d | 9h 8h 2d Td Jd", 0, ["FOLD 0", "FOLD 5"])
-    text = render_hand(record, LABELS, game.structure.streets, game.structure.ante)
+    text = history(game, "AhKd QsQc 9c9d | 9h 8h 2d Td Jd", 0, ["FOLD 0", "FOLD 5"])
     assert text.splitlines()[1:12] == [
         "  bots/alice.py (seat 0) holds Ah Kd, 100 in chips",
         "  bots/bob.py --tight (seat 1) holds Qs Qc, 200 in chips",

@@ -32,19 +32,28 @@ def only_log(tmp_path: Path) -> Path:
     return path
 
 
-def test_person_plays_whole_hands(tmp_path):
-    child = spawn(tmp_path, hands=3)
-    seen_play = 0
+def play_through(child, answer=None) -> int:
+    """Answer every hint with the reply it gives (or ``answer(reply)``, when that is not None)
+    until the round ends; returns how many decisions (play messages) there were."""
+    plays = 0
     while True:
         i = child.expect([REPLY, CHOICE, pexpect.EOF])
         if i == 2:
             break
+        reply = child.match.group(1)
         if i == 1:
-            seen_play += 1
+            plays += 1
             # The server's own lines are shown verbatim before the hint.
             assert "play\r\nAction: " in child.before
-        child.sendline(child.match.group(1))
+        typed = answer(reply) if answer is not None else None
+        child.sendline(reply if typed is None else typed)
     child.close()
+    return plays
+
+
+def test_person_plays_whole_hands(tmp_path):
+    child = spawn(tmp_path, hands=3)
+    seen_play = play_through(child)
     assert child.exitstatus == 0, child.before
     assert seen_play >= 3
     assert "you, at the terminal" in child.before
@@ -96,27 +105,6 @@ def test_hints_describe_the_hand(tmp_path):
     assert child.exitstatus == 130
 
 
-def test_wrong_reply_gets_the_servers_error(tmp_path):
-    child = spawn(tmp_path)
-    child.expect(REPLY)
-    child.sendline("READY")
-    child.expect(REPLY)
-    child.sendline("READY")
-    child.expect(CHOICE)
-    for _ in range(3):  # a person has three tries; the third goes to the server
-        child.sendline("BET 7")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 1
-    text = child.before.replace("\r\n", "\n")
-    assert "Bot at seat 1 (you, at the terminal) failed in hand 0: BET 7" in text
-    assert "The bot replied: 'BET 7'" in text
-    assert "Legal replies were: BET " in text
-    summary = json.loads((only_log(tmp_path) / "summary.json").read_text())
-    assert summary["result"] == "failed"
-    assert summary["error"]["seat"] == 1
-
-
 def test_lowercase_reply_is_refused_like_a_bots(tmp_path):
     child = spawn(tmp_path)
     child.expect(REPLY)
@@ -161,32 +149,33 @@ def test_a_typo_is_refused_and_asked_again_three_times_in_all(tmp_path):
     child.sendline("bet 1")
     child.expect(r"'bet 1' is refused: unknown action 'bet' \(actions are in capitals: BET,"
                  r" FOLD\)\. Type it again \(1 more try\)\.")
-    child.sendline("BET 9")  # the third try goes to the server, which judges it
+    child.sendline("BET 9")  # the third try goes to the server, which judges it as a bot's
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1
     text = child.before.replace("\r\n", "\n")
     assert "Bot at seat 1 (you, at the terminal) failed in hand 0: BET 9 " in text
     assert "The bot replied: 'BET 9'" in text
+    assert "Legal replies were: BET " in text
+    summary = json.loads((only_log(tmp_path) / "summary.json").read_text())
+    assert summary["result"] == "failed"
+    assert summary["error"]["seat"] == 1
 
 
 @pytest.mark.slow
 def test_enter_sends_the_money_totals_and_the_goodbye(tmp_path):
     child = spawn(tmp_path, hands=2)
-    offered = 0
-    while True:
-        i = child.expect([REPLY, CHOICE, pexpect.EOF])
-        if i == 2:
-            break
-        reply = child.match.group(1)
-        if i == 0 and (reply.startswith("Money: ") or reply.startswith("Thank you")):
-            offered += 1
-            child.sendline("")  # Enter
-        else:
-            child.sendline(reply)
-    child.close()
+    offered = []
+
+    def enter(reply: str) -> str | None:
+        if reply.startswith("Money: ") or reply.startswith("Thank you"):
+            offered.append(reply)
+            return ""  # Enter
+        return None
+
+    play_through(child, enter)
     assert child.exitstatus == 0, child.before
-    assert offered == 3  # two Money lines and the goodbye
+    assert len(offered) == 3  # two Money lines and the goodbye
     summary = json.loads((only_log(tmp_path) / "summary.json").read_text())
     assert summary["result"] == "completed" and summary["hands_played"] == 2
 
