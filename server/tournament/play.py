@@ -27,6 +27,7 @@ from pathlib import Path
 from .. import games
 from ..bots import BotSpec
 from ..cpus import claim_cpu, release_cpu
+from ..errors import ServerFault
 from ..games.equity import allin_values
 from ..limits import ResourceLimits
 from ..match import MatchConfig, MatchSetupError, run_match
@@ -100,7 +101,7 @@ def play(job: dict) -> dict:
         outcome, path = run_match(config, on_hand if scored else None)
     except KeyboardInterrupt:
         return {**result, "status": "interrupted"}
-    except (MatchSetupError, OSError) as exc:
+    except (MatchSetupError, OSError, ServerFault) as exc:
         return {**result, "status": "error", "error": f"match {job['id']}: {exc}"}
     finally:
         release_cpu(cpu)  # a worker plays many matches: the next may get another CPU
@@ -110,6 +111,9 @@ def play(job: dict) -> dict:
         result["allin_bankrolls"] = [round(v, 6) for v in allin]
     if outcome.interrupted:
         return {**result, "status": "interrupted"}
+    if outcome.failure is not None:  # the server's own failure (a full disk): no bot's fault
+        return {**result, "status": "error",
+                "error": f"match {job['id']}: {outcome.failure.paragraph(logs=str(path))}"}
     fault = outcome.fault
     if fault is None:
         return {**result, "status": "done"}
