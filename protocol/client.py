@@ -226,6 +226,10 @@ class Bot:
         return False
 
 
+#: The hooks a bot inherits without overriding them: they run no code of the bot's.
+_NO_OPS = frozenset({Bot.on_round_start, Bot.on_hand_start, Bot.on_hand_end, Bot.on_round_end})
+
+
 class _FunctionBot(Bot):
     def __init__(self, decide: Callable[[State], str]) -> None:
         self.decide = decide  # type: ignore[method-assign]
@@ -243,6 +247,10 @@ def _game_type(name: str):
         return _games().get(name)
     except KeyError as exc:
         raise ProtocolError(str(exc.args[0])) from None
+
+
+def _nothing() -> None:
+    pass
 
 
 class Client:
@@ -303,6 +311,10 @@ class Client:
         self._hand_button = 0
         self._ante = 0
         self._single_bet = 0
+        #: Called just before the bot's own code runs (its decision or a hook): :func:`run`
+        #: writes the answers it holds back then, so that a bot that crashes or thinks long
+        #: is seen to do so on the right message.
+        self.before_bot: Callable[[], None] = _nothing
         self._table = None  # the Game init_round describes, made on demand (table())
 
     # -- input ---------------------------------------------------------------------------------
@@ -372,7 +384,9 @@ class Client:
             # exceptions are not taken for a message the client cannot read.
             calls, self._calls = self._calls, []
             for hook, *args in calls:
-                hook(*args)
+                if getattr(hook, "__func__", None) not in _NO_OPS:
+                    self.before_bot()
+                    hook(*args)
 
     # -- messages ------------------------------------------------------------------------------
 
@@ -499,6 +513,7 @@ class Client:
 
     def _decide(self, state: State) -> bytes:
         legal = state.legal
+        self.before_bot()
         reply = self.bot.decide(state)
         if isinstance(reply, bytes):
             reply = reply.decode()
@@ -586,11 +601,12 @@ def run(bot: Bot | Callable[[State], str], *, stdin=None, stdout=None,
         game: str | None = None, check: bool = True) -> Client:
     """Play one round on ``stdin``/``stdout`` (binary streams; default the process's own).
 
-    Reads whatever the server has sent so far in one call, answers every whole message in it,
-    and writes those answers in one write: the server sends messages that do not wait for each
-    other's replies together (see PROTOCOL.md), and answers it is not yet waiting for cost it
-    nothing to receive a moment later. Returns the :class:`Client` once the goodbye line is
-    sent (or the input ends).
+    Reads whatever the server has sent so far in one call and answers every whole message in
+    it. The server sends messages that do not wait for each other's replies together (see
+    PROTOCOL.md); the answers the library gives by itself (``READY``, ``OK``, ``Money``) are
+    written together, in one write, but always before the bot's own code runs (its decision,
+    its hooks), so a bot that crashes or thinks long is seen to do so on the right message.
+    Returns the :class:`Client` once the goodbye line is sent (or the input ends).
     """
     stdin = sys.stdin.buffer if stdin is None else stdin
     stdout = sys.stdout.buffer if stdout is None else stdout
@@ -599,6 +615,15 @@ def run(bot: Bot | Callable[[State], str], *, stdin=None, stdout=None,
     write = stdout.write
     flush = stdout.flush
     feed = client.feed
+    replies: list[bytes] = []
+
+    def send_held() -> None:
+        if replies:
+            write(b"\n".join(replies) + b"\n")
+            flush()
+            replies.clear()
+
+    client.before_bot = send_held
     pending = b""
     while True:
         chunk = read(65536)
@@ -606,16 +631,13 @@ def run(bot: Bot | Callable[[State], str], *, stdin=None, stdout=None,
             break
         lines = (pending + chunk).split(b"\n")
         pending = lines.pop()
-        replies = []
         for line in lines:
             reply = feed(line)
             if reply is not None:
                 replies.append(reply)
                 if client.done:
                     break
-        if replies:
-            write(b"\n".join(replies) + b"\n")
-            flush()
+        send_held()
         if client.done:
             break
     return client

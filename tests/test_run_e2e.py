@@ -151,3 +151,37 @@ def test_a_bot_file_that_is_not_executable_says_how_to_fix_it(tmp_path):
     result = pokerbots("run", script, script)
     assert result.returncode == 2
     assert "is not executable (chmod +x" in result.stderr
+
+
+CRASHING_BOT = """
+from pokerbots.protocol.client import Bot, run
+
+
+class Crashing(Bot):
+    def decide(self, state):
+        if state.hand == 1:
+            raise RuntimeError("deciding went wrong")
+        return state.check_or_call()
+
+
+run(Crashing())
+"""
+
+
+def test_a_library_bot_that_crashes_deciding_is_blamed_for_that_decision(tmp_path):
+    """Its first decision of hand 1 comes in one write with hand 0's EndAction lines and hand
+    1's init_hand: the library writes its Money and READY answers before the bot decides, so
+    the fault is the play message it crashed on, not the Money reply it never sent."""
+    crashing = tmp_path / "crashing.py"
+    crashing.write_text(CRASHING_BOT)
+    cards = tmp_path / "cards.txt"
+    cards.write_text("button: 1\nJ Q\nQ K\nK J\n")  # hand 1's button is seat 0: seat 1 acts first
+    logs = tmp_path / "logs"
+    result = pokerbots("run", ROOT / "bots" / "call_bot.py", crashing, "--cards", cards,
+                       "--logs", logs)
+    assert result.returncode == 1
+    assert "Bot at seat 1" in result.stderr and "failed in hand 1:" in result.stderr
+    assert "deciding went wrong" in result.stderr  # its stderr's tail
+    error = json.loads((only_match_dir(logs) / "summary.json").read_text())["error"]
+    assert (error["seat"], error["hand"]) == (1, 1)
+    assert error["sent"].startswith("play\n")
