@@ -776,3 +776,13 @@ if __name__ == "__main__":
     for cls, players in ((nl, 2), (nl, 3), (limit, 3),
                          (nl, 6), (nl, 10)):
         print(f"{cls.name} {players} players: {hands_per_second(cls(players)):,.0f} hands/s")
+
+
+def test_a_clone_plays_on_without_touching_the_hand_it_came_from():
+    hand = start(nl(3))
+    play(hand, "0:30")
+    other = hand.clone()
+    play(other, "1:f 2:c")
+    assert other.street == 1 and other.folded == [False, True, False]
+    assert hand.to_act == 1 and hand.street == 0 and hand.folded == [False, False, False]
+    assert hand.front == [30, 5, 10] and hand.legal() == Legal(5, 30, True, 50, 2000)

@@ -23,7 +23,6 @@ Plain synchronous code, no I/O.
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 
@@ -142,7 +141,7 @@ class HandFollower:
         itself (seat 0) acts only when asked: a reading that gives it a turn it did not have is
         no reading (unless that turn is the decision being followed, ``stop_at_seat``)."""
         found = []
-        pending = [(_clone(self.hand), [])]
+        pending = [(self.hand.clone(), [])]
         while pending:
             hand, acts = pending.pop()
             while True:
@@ -156,7 +155,7 @@ class HandFollower:
                 word, value = lines[seat]
                 if hand.street < street:
                     if word == "FOLD" and value == 0 and hand.bet > hand.front[seat]:
-                        other, branch = _clone(hand), list(acts)
+                        other, branch = hand.clone(), list(acts)
                         if self._try(other, FOLD, branch):
                             pending.append((other, branch))
                     if not self._try(hand, CALL, acts):
@@ -212,11 +211,3 @@ def _same_folds(hand: Hand, lines) -> bool:
         if hand.stacks_start[seat] and (word == "FOLD") != hand.folded[seat] and word != "PASS":
             return False
     return True
-
-
-def _clone(hand: Hand) -> Hand:
-    """A copy of ``hand`` that can be played on without touching the original."""
-    other = copy.copy(hand)
-    for name in ("stack", "front", "total", "folded", "acted", "_shown", "_pots"):
-        setattr(other, name, list(getattr(hand, name)))
-    return other

@@ -46,6 +46,12 @@ _LEGAL_CACHE = 4096
 _ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
 
+#: What :meth:`Hand.clone` copies: the state that changes as a hand is played.
+_SCALARS = ("street", "revealed", "_shown_board", "_board_text", "returned", "bet", "_base",
+            "inc", "raises", "to_act", "_decision", "_rr", "_rr_decision", "_live", "_active")
+_LISTS = ("stack", "front", "folded", "acted", "_shown", "_pots", "forced", "total")
+
+
 def seat_orders(n: int) -> tuple[tuple[int, ...], ...]:
     """``seat_orders(n)[start]``: the ``n`` seats clockwise from ``start``."""
     orders = _ORDERS.get(n)
@@ -331,6 +337,17 @@ class Hand:
                     if contested:
                         self._shown[w] = True
         self._game.hand_over(self)
+
+    def clone(self) -> Hand:
+        """A copy of this hand in progress that can be played on without touching this one
+        (explicit, because a compiled Hand cannot be copied by ``copy.copy``)."""
+        other = Hand(self._game, self.button, Deal(self.holes, self.board),
+                     self.stacks_start if self.limited else None)
+        for name in _SCALARS:
+            setattr(other, name, getattr(self, name))
+        for name in _LISTS:
+            setattr(other, name, list(getattr(self, name)))
+        return other
 
     # -- what the referee reads ------------------------------------------------------------
 
