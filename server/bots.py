@@ -35,6 +35,10 @@ class BotSpec:
     #: The exit code with which this seat leaves the table (a person's Ctrl-D): the round
     #: then ends as "left", not as a broken rule.
     leave_code: int | None = None
+    #: Whether the seat's relay reads each finished hand's public record (every action, the
+    #: board, the cards shown) from a pipe whose descriptor is in POKERBOTS_HANDS_FD: a foreign
+    #: protocol may tell a bot more than ours does (see server/adapters/).
+    hand_feed: bool = False
 
 
 def parse_bot(arg: str) -> BotSpec:

@@ -195,10 +195,10 @@ class BotProcess:
 
 async def start(spec: BotSpec, *, env: dict, cwd=None, resources: ResourceLimits,
                 confinement: sandbox.Confinement | None = None, seat: int = 0,
-                stderr_fd: int) -> BotProcess:
+                stderr_fd: int, extra_fds: tuple[int, ...] = ()) -> BotProcess:
     """Start ``spec`` in a session of its own with its resource limits, confined as
     ``confinement`` says (a PID namespace, the sandbox; None: neither), its stderr going to
-    ``stderr_fd``. Raises :class:`StartFailed`."""
+    ``stderr_fd`` and ``extra_fds`` open in it too. Raises :class:`StartFailed`."""
     confine = not spec.pass_fds  # a person's seat (the terminal) is the server's own helper
     argv = list(spec.argv)
     steps = [resources.preexec()] if confine else []
@@ -218,7 +218,7 @@ async def start(spec: BotSpec, *, env: dict, cwd=None, resources: ResourceLimits
         # forked exits, and trio retires idle worker threads after a few seconds.
         process = Child(subprocess.Popen(
             argv, stdin=to_bot_r, stdout=from_bot_w, stderr=stderr_fd,
-            start_new_session=True, env=env, cwd=cwd, pass_fds=spec.pass_fds,
+            start_new_session=True, env=env, cwd=cwd, pass_fds=spec.pass_fds + extra_fds,
             preexec_fn=_chain([step for step in steps if step is not None]),
         ))
     except (OSError, subprocess.SubprocessError) as exc:

@@ -14,6 +14,7 @@ under bubblewrap with ``--sandbox``).
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import secrets
@@ -223,6 +224,61 @@ def _too_long(seat: int, exc: LineTooLong) -> SeatFailure:
                        received=exc.line)
 
 
+#: The environment variable naming the descriptor a seat's hand feed arrives on.
+HANDS_FD = "POKERBOTS_HANDS_FD"
+
+
+class HandFeed:
+    """Each finished hand's public record, one JSON line, for the seats that ask for it
+    (:attr:`BotSpec.hand_feed`): every action in order, the board, the cards shown, the pots.
+    Nothing private: no hole card that was not shown. Written before the hand's end_hand
+    message goes out, never blocking the server (a relay that does not read loses lines)."""
+
+    def __init__(self, referee: Referee) -> None:
+        self.referee = referee
+        self.ends: dict[int, int] = {}  # seat -> the write end
+        self._read_ends: dict[int, int] = {}
+
+    def open(self, seat: int) -> int:
+        """A pipe for ``seat``: returns the read end, for the bot to inherit."""
+        read_end, write_end = os.pipe()
+        os.set_blocking(write_end, False)
+        if not self.ends:
+            previous = self.referee.on_hand
+            self.referee.on_hand = lambda record: self._hand(record, previous)
+        self.ends[seat] = write_end
+        self._read_ends[seat] = read_end
+        return read_end
+
+    def started(self, seat: int) -> None:
+        """The bot holds its read end now (or failed to start): close ours."""
+        read_end = self._read_ends.pop(seat, None)
+        if read_end is not None:
+            os.close(read_end)
+
+    def _hand(self, record: dict, previous) -> None:
+        if previous is not None:
+            previous(record)
+        public = {key: record[key] for key in _PUBLIC if key in record}
+        line = (json.dumps(public, separators=(",", ":")) + "\n").encode()
+        for write_end in self.ends.values():
+            try:
+                os.write(write_end, line)
+            except OSError:  # full (the relay is not reading) or closed: its loss
+                pass
+
+    def close(self) -> None:
+        for fd in [*self.ends.values(), *self._read_ends.values()]:
+            os.close(fd)
+        self.ends.clear()
+        self._read_ends.clear()
+
+
+#: What a hand record holds that every player may know once the hand is over.
+_PUBLIC = ("hand", "button", "forced", "antes", "actions", "showdown", "board", "pots",
+           "deltas", "stacks_start", "stacks_end")
+
+
 def bot_env(game: str, token: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["POKERBOTS_GAME"] = game
@@ -250,6 +306,7 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
     before = reaper.children_of(os.getpid())
     clocks = [SeatClock(spec.reply_limit) for spec in specs]
     watch = None
+    feed = HandFeed(referee)
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_watch_signals, nursery.cancel_scope, interrupted)
@@ -257,13 +314,20 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
                 for i, spec in enumerate(specs):
                     drain = StderrDrain(log.stderr_path(i), limits.stderr_cap)
                     drains.append(drain)
+                    seat_env, extra = env, ()
+                    if spec.hand_feed:
+                        read_end = feed.open(i)
+                        seat_env, extra = {**env, HANDS_FD: str(read_end)}, (read_end,)
                     try:
                         bot = await process.start(
-                            spec, env=env, cwd=cwd, resources=limits.resources,
-                            confinement=confinement, seat=i, stderr_fd=drain.write_fd)
+                            spec, env=seat_env, cwd=cwd, resources=limits.resources,
+                            confinement=confinement, seat=i, stderr_fd=drain.write_fd,
+                            extra_fds=extra)
                     except process.StartFailed as exc:
                         raise referee.fault(i, Kind.INIT_ROUND,
                                             f"it could not be started: {exc}", legal="") from None
+                    finally:
+                        feed.started(i)
                     drain.started()
                     bots.append(bot)
                     nursery.start_soon(drain.run)
@@ -297,6 +361,7 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
                 with trio.move_on_after(2.0):
                     await bot.process.wait()
         confinement.close()
+        feed.close()
         for drain in drains:
             drain.close()
             failure = failure or drain.failure

@@ -8,7 +8,8 @@ every state by the document's rules (who acts next, when a round ends, which rai
 fold only when facing a bet), checks that its own cards and the board are there, and exits with
 code 3 and a message on stderr if a state breaks a rule. When it is to act it answers a random
 valid action (seeded): fold, call, or raise (no-limit: a random size from the smallest valid one
-to all-in). ``--log`` writes every state received, one per line.
+to all-in). ``--log`` writes every state received, one per line; ``--save-game`` keeps a copy of
+the game definition file (the relay removes its own once the agent has connected).
 
 ``--mode raise`` raises whenever it may (the smallest raise). Other modes misbehave:
 ``fold-free`` folds when it could check, ``small-raise`` raises by less than allowed
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import socket
 import sys
 import time
@@ -279,7 +281,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--mode", default="play")
     parser.add_argument("--log")
+    parser.add_argument("--save-game", help="copy the game definition file here first")
     args = parser.parse_args()
+    if args.save_game:
+        shutil.copyfile(args.game, args.save_game)
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     try:
         return play(args.game, args.host, args.port, args.seed, args.mode, log)

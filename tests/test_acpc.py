@@ -24,6 +24,7 @@ from pokerbots.server.cli import main
 from pokerbots.server.games import make_game
 
 import acpc_build
+import acpc_client
 from processes import only_match_dir, processes_mentioning
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -156,6 +157,28 @@ def test_an_acpc_agent_plays_a_round(tmp_path, game):
     assert states[0].startswith("MATCHSTATE:") and states[0].endswith("||") or "|" in states[0]
     assert {int(s.split(":")[2]) for s in states} == set(range(20))  # every hand, in order
     assert processes_mentioning(str(CLIENT)) == []
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_an_agent_that_left_a_hand_early_still_gets_its_final_state(tmp_path, players):
+    """After the agent folds or goes all-in and the others bet on, our messages do not tell
+    every action; the server's hand feed does, so every hand ends with its final state."""
+    log, game_file = tmp_path / "states.txt", tmp_path / "game.txt"
+    seats = [agent("--log", str(log), "--save-game", str(game_file), "--seed", "7")]
+    seats += [RANDOM_BOT] * (players - 1)
+    result, logs = run(tmp_path, *seats, hands=40)
+    assert result.exit_code == 0, result.output
+    game = acpc_client.read_game(str(game_file))
+    last: dict[int, str] = {}
+    for line in log.read_text().splitlines():
+        last[int(line.split(":")[2])] = line
+    assert sorted(last) == list(range(40))
+    unfinished = [line for line in last.values() if not acpc_client.parse_state(line, game)[2].over]
+    assert unfinished == []
+    # Hands the agent left early are there: it folded in some of them (its fold, then more).
+    folded = [line for line in last.values()
+              if acpc_client.parse_state(line, game)[2].folded[int(line.split(":")[1])]]
+    assert folded
 
 
 @reference

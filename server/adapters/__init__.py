@@ -27,7 +27,7 @@ KINDS = {"leanpoker": leanpoker, "acpc": acpc}
 
 def _relay(kind: str, label: str, *args: str) -> BotSpec:
     return BotSpec(label, (sys.executable, "-m", f"pokerbots.server.adapters.{kind}", *args),
-                   adapter=kind)
+                   adapter=kind, hand_feed=getattr(KINDS[kind], "HAND_FEED", False))
 
 
 def parse(arg: str) -> BotSpec | None:

@@ -19,11 +19,13 @@ Then it translates both ways, as the ACPC dealer would talk to it:
   raise that is not above the call, an agent that exits, closes its connection or never
   connects, is a fault too (explained on the seat's stderr).
 
-Differences from the ACPC dealer, all from the rules of the match: the cards of a player who
-loses at showdown are not shown (our players muck automatically); and when the agent has folded
-or gone all-in, the rest of a hand is known only if nobody bet after it (the server tells a
-seat the latest action of each player, not every one), so the states after that point, and the
-final one, are sent only when certain (always in heads-up and in Kuhn).
+Differences from the ACPC dealer, from the rules of the match: the cards of a player who loses
+at showdown are not shown (our players muck automatically). When the agent has folded or gone
+all-in and others bet on, our messages do not tell every action (the server tells a seat the
+latest action of each player); the relay then reads the hand's public record from the server's
+hand feed (every action, the board, the cards shown: nothing private) and sends the states and
+the final one complete. Without the feed (a relay started by hand) those states are sent only
+when certain.
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ from .relay import Relay, RelayFault, serve
 
 #: What a bot argument starts with to name an ACPC agent.
 PREFIX = "acpc:"
+#: The relay reads every hand's public record from the server (BotSpec.hand_feed): an ACPC
+#: state carries the whole betting of the hand, which our messages do not always tell.
+HAND_FEED = True
 #: The placeholders of the agent's command line.
 PLACEHOLDERS = ("game", "host", "port")
 HOST = "127.0.0.1"
@@ -199,6 +204,7 @@ class AcpcSeat(Relay):
     def on_hand_end(self, result) -> None:
         follower = self.follower
         follower.at_end(result)
+        self.complete_hand()  # from the server's hand feed, when the messages could not tell
         acts = follower.acts
         if not follower.complete:  # what is known, up to where the seat left the hand
             self._send_states(upto=len(acts), street=follower.hand.street, board=result.board)

@@ -56,6 +56,7 @@ class HandFollower:
     def __init__(self, game: Game, button: int, stacks: list[int] | None) -> None:
         self.game = game
         self.hand = Hand(game, button, game.deal(random.Random(0)), stacks)  # cards: no matter
+        self._start = self.hand.clone()
         #: Every action known so far, in order.
         self.acts: list[Act] = []
         #: False once the end of the hand could not be followed for certain.
@@ -131,6 +132,27 @@ class HandFollower:
         self.hand, acts = found[0]
         self.acts += acts
         return True
+
+    def replay(self, actions: list, me: int) -> None:
+        """Rebuild the whole hand from its action list, as the server's hand feed gives it
+        (``[seat, word, value, street]`` with absolute seats; this seat is ``me``); the hand is
+        then :attr:`complete`. Raises :class:`OutOfStep` if the list does not fit the hand."""
+        n = self.game.players
+        hand = self._start.clone()
+        acts: list[Act] = []
+        try:
+            for seat, word, value, _ in actions:
+                if hand.to_act != (seat - me) % n:
+                    raise OutOfStep(f"seat {seat} acts out of turn in the hand's record")
+                if word == "FOLD":
+                    play(hand, FOLD, acts)
+                elif value == hand.legal().call:
+                    play(hand, CALL, acts)
+                else:
+                    play(hand, RAISE, acts, value)
+        except (IllegalMove, ValueError) as exc:
+            raise OutOfStep(f"the hand's record does not fit the rules: {exc}") from None
+        self.hand, self.acts, self.complete = hand, acts, True
 
     # -- readings ------------------------------------------------------------------------------
 

@@ -13,6 +13,8 @@ translate is sent as a reply and judged by the server as any other.
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 
 from pokerbots.protocol.client import Bot, Client, ProtocolError
@@ -41,6 +43,7 @@ class Relay(Bot):
         self.hand_number = 0
         self.cards: tuple[str, ...] = ()
         self.button = 0
+        self._feed = b""
 
     # -- the hand ------------------------------------------------------------------------------
 
@@ -71,6 +74,43 @@ class Relay(Bot):
             except (ValueError, LookupError, IllegalMove):
                 pass  # not a legal reply: the server refuses it and ends the round
         return reply
+
+    def hand_record(self) -> dict | None:
+        """The public record of the hand just ended, from the server's hand feed (every
+        action, the board, the cards shown; see BotSpec.hand_feed), or None without a feed."""
+        fd = os.environ.get("POKERBOTS_HANDS_FD")
+        if fd is None:
+            return None
+        while True:
+            while b"\n" not in self._feed:
+                try:
+                    chunk = os.read(int(fd), 65536)  # written before end_hand was sent
+                except OSError:
+                    return None
+                if not chunk:
+                    return None
+                self._feed += chunk
+            line, _, self._feed = self._feed.partition(b"\n")
+            record = json.loads(line)
+            if record.get("hand") == self.hand_number:
+                return record
+
+    def complete_hand(self) -> bool:
+        """Finish following the hand from the server's hand feed when the messages alone could
+        not (the seat folded or went all-in and others bet on); returns whether it is known."""
+        follower = self.follower
+        if follower.complete:
+            return True
+        record = self.hand_record()
+        if record is None:
+            return False
+        me = (record["button"] - self.button) % self.client.players
+        try:
+            follower.replay(record["actions"], me)
+        except OutOfStep as exc:
+            self.warn(f"cannot follow hand {self.hand_number} from the hand feed ({exc})")
+            return False
+        return True
 
     def warn(self, text: str) -> None:
         """One line on stderr (kept in the seat's stderr file)."""
