@@ -28,6 +28,9 @@ COMPILED = [
     "server/referee.py",
     "server/driver.py",
     "server/games/betting.py",
+    "server/clock.py",
+    "server/process.py",
+    "server/runner.py",
 ]
 
 

@@ -64,6 +64,15 @@ class StartFailed(Exception):
     """The bot's program could not be started; ``str()`` says why."""
 
 
+async def _ready(wait, fd: int, deadline: float) -> bool:
+    """Wait (``trio.lowlevel.wait_readable`` or ``wait_writable``) for ``fd`` until
+    ``deadline``; False when the deadline passed first."""
+    with trio.move_on_at(deadline):
+        await wait(fd)
+        return True
+    return False
+
+
 class BotProcess:
     """A started bot: its process, the write end of its stdin and the read end of its stdout."""
 
@@ -96,15 +105,11 @@ class BotProcess:
         while view:
             try:
                 view = view[os.write(self.wfd, view):]
-                continue
             except BlockingIOError:
-                pass
+                if not await _ready(trio.lowlevel.wait_writable, self.wfd, deadline):
+                    raise TimedOut(writing=True) from None
             except BrokenPipeError:
                 raise PipeClosed(writing=True) from None
-            with trio.move_on_at(deadline):
-                await trio.lowlevel.wait_writable(self.wfd)
-                continue
-            raise TimedOut(writing=True)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -144,10 +149,9 @@ class BotProcess:
             try:
                 chunk = os.read(self.rfd, 65536)
             except BlockingIOError:
-                with trio.move_on_at(deadline):
-                    await trio.lowlevel.wait_readable(self.rfd)
-                    continue
-                raise TimedOut(writing=False) from None
+                if not await _ready(trio.lowlevel.wait_readable, self.rfd, deadline):
+                    raise TimedOut(writing=False) from None
+                continue
             if not chunk:
                 raise PipeClosed
             buffer += chunk
@@ -206,8 +210,8 @@ async def start(spec: BotSpec, *, env: dict, cwd=None, resources: ResourceLimits
     if confine and confinement is not None:
         try:
             argv, join = confinement.command(argv, seat, cwd)
-        except OSError as exc:
-            raise StartFailed(f"its process limit could not be set up: {exc}") from None
+        except OSError as unlimited:
+            raise StartFailed(f"its process limit could not be set up: {unlimited}") from None
         steps.append(join)
         wrapped = confinement.wrapped
     to_bot_r, to_bot_w = os.pipe()
@@ -221,10 +225,10 @@ async def start(spec: BotSpec, *, env: dict, cwd=None, resources: ResourceLimits
             start_new_session=True, env=env, cwd=cwd, pass_fds=spec.pass_fds + extra_fds,
             preexec_fn=_chain([step for step in steps if step is not None]),
         ))
-    except (OSError, subprocess.SubprocessError) as exc:
+    except (OSError, subprocess.SubprocessError) as failed:
         for fd in (to_bot_r, to_bot_w, from_bot_r, from_bot_w):
             os.close(fd)
-        raise StartFailed(getattr(exc, "strerror", None) or str(exc)) from None
+        raise StartFailed(getattr(failed, "strerror", None) or str(failed)) from None
     os.close(to_bot_r)
     os.close(from_bot_w)
     os.set_blocking(to_bot_w, False)

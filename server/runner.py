@@ -21,6 +21,7 @@ import secrets
 import signal
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import trio
@@ -90,7 +91,8 @@ class ProcessTable:
         self.limits = limits
         self._rest = [b""] * n
         self._kind = Kind.INIT_ROUND
-        self._kinds: list | None = None  # a bundle's kinds per seat, else None
+        # A bundle's kinds per seat, else None.
+        self._kinds: Sequence[tuple[Kind, ...]] | None = None
         self._read = [0] * n  # lines read from each seat in this exchange
         self._limit = limits.startup  # until init_round is answered; then the reply limit
         self._t0 = [0.0] * n  # when each seat's awaited reply became due
@@ -136,8 +138,8 @@ class ProcessTable:
                 line = bot.line_nowait()
                 if line is None:
                     return None
-        except LineTooLong as exc:
-            raise _too_long(seat, exc) from None
+        except LineTooLong as long:
+            raise _too_long(seat, long) from None
         return self._got(seat, line)
 
     def _awaited(self, seat: int) -> Kind:
@@ -162,13 +164,13 @@ class ProcessTable:
                 self._rest[seat] = b""
                 await bot.write_rest(rest, deadline)
             line = await bot.read_line(deadline)
-        except TimedOut as exc:
+        except TimedOut as late:
             waited = time.perf_counter() - t0
             if by_bank < by_limit:
                 clock.used += time.perf_counter() - self._mark
                 raise self._out_of_bank(seat, waited) from None
             kind = self._awaited(seat)
-            reason = late_reason(kind.value, limit, waited, writing=exc.writing,
+            reason = late_reason(kind.value, limit, waited, writing=late.writing,
                                  partial=bytes(bot.buffer), startup=kind is Kind.INIT_ROUND)
             code = bot.process.poll()
             if code is not None:
@@ -179,8 +181,8 @@ class ProcessTable:
             how = bot.exit_text(await bot.exit_status(1.0))
             raise SeatFailure(seat, f"{how} instead of replying" if how else closed.what,
                               received=bytes(bot.buffer) or None) from None
-        except LineTooLong as exc:
-            raise _too_long(seat, exc) from None
+        except LineTooLong as long:
+            raise _too_long(seat, long) from None
         return self._got(seat, line)
 
     def _got(self, seat: int, line: bytes) -> bytes:
@@ -207,7 +209,7 @@ class ProcessTable:
     def _out_of_bank(self, seat: int, waited: float, received: bytes | None = None
                      ) -> SeatFailure:
         limits = self.limits
-        return SeatFailure(seat, bank_reason(limits.time_bank, limits.time_per_hand,
+        return SeatFailure(seat, bank_reason(limits.time_bank or 0.0, limits.time_per_hand,
                                              self.clocks[seat], waited), received=received)
 
     def answered(self, exchange: Exchange) -> None:
@@ -314,7 +316,8 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
                 for i, spec in enumerate(specs):
                     drain = StderrDrain(log.stderr_path(i), limits.stderr_cap)
                     drains.append(drain)
-                    seat_env, extra = env, ()
+                    seat_env = env
+                    extra: tuple[int, ...] = ()
                     if spec.hand_feed:
                         read_end = feed.open(i)
                         seat_env, extra = {**env, HANDS_FD: str(read_end)}, (read_end,)
@@ -323,9 +326,10 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
                             spec, env=seat_env, cwd=cwd, resources=limits.resources,
                             confinement=confinement, seat=i, stderr_fd=drain.write_fd,
                             extra_fds=extra)
-                    except process.StartFailed as exc:
+                    except process.StartFailed as unstarted:
                         raise referee.fault(i, Kind.INIT_ROUND,
-                                            f"it could not be started: {exc}", legal="") from None
+                                            f"it could not be started: {unstarted}",
+                                            legal="") from None
                     finally:
                         feed.started(i)
                     drain.started()
@@ -342,10 +346,10 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
                 with trio.move_on_after(1.0):
                     for bot in bots:
                         await bot.process.wait()
-            except BotFault as exc:
-                fault = fairness.judge(watch, exc, referee)
-            except Exception as exc:  # the server's own failure, never a bot's: exit code 3
-                failure = log.failure(exc)
+            except BotFault as broken:
+                fault = fairness.judge(watch, broken, referee)
+            except Exception as error:  # the server's own failure, never a bot's: exit code 3
+                failure = log.failure(error)
             finally:
                 nursery.cancel_scope.cancel()
     finally:
@@ -354,8 +358,8 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
         reaper.end_strays({b.pid for b in bots}, token, before)
         try:
             log.flush()
-        except ServerFault as exc:
-            failure = failure or exc
+        except ServerFault as unflushed:
+            failure = failure or unflushed
         with trio.CancelScope(shield=True):
             for bot in bots:
                 with trio.move_on_after(2.0):
