@@ -31,6 +31,7 @@ COMPILED = [
     "server/clock.py",
     "server/process.py",
     "server/runner.py",
+    "server/history.py",
 ]
 
 

@@ -17,7 +17,7 @@ import click
 
 from . import games
 from .errors import ServerFault
-from .logs import render_hand
+from .history import render_hand
 from .runner import stderr_tail
 
 #: Marks of the seats in the chart (seat 0 is "0"...).

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from pokerbots.server.games import make_game
-from pokerbots.server.logs import render_hand
+from pokerbots.server.history import render_hand
 from pokerbots.server.referee import Referee
 
 from drive import honest, run
