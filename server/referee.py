@@ -84,7 +84,7 @@ class Referee:
         self.hand_number: int | None = None
         self._order = [rotate(list(range(n)), v) for v in range(n)]
         self._hand: Any = None
-        self._money_hand: int | None = None  # the hand whose Money replies are due
+        self._ended_hand: int | None = None  # the hand whose end_hand and Money replies are due
 
     # -- the round -------------------------------------------------------------------------
 
@@ -102,7 +102,10 @@ class Referee:
 
         number = 0
         button = self.button
-        ends: list[bytes] | None = None  # the last hand's EndAction lines, still to be sent
+        # Messages of the last hand still to go out, in one write with what follows (their
+        # replies decide nothing that follows): the EndAction lines, and end_hand too when its
+        # only legal answer is OK (stacks that reset every hand: nobody can REBUY).
+        ahead: list[tuple[Kind, list[bytes]]] = []
         while True:
             deal = self._next_deal()
             if deal is None:
@@ -110,26 +113,14 @@ class Referee:
             self.hand_number = number
             self._hand = hand = game.new_hand(button, deal)
             self._start_betting(hand)
-            starts = [wire.init_hand_message(number, hand.hole_text(v)) for v in range(n)]
+            steps = ahead + [(Kind.INIT_HAND, [wire.init_hand_message(number, hand.hole_text(v))
+                                               for v in range(n)])]
             actor = hand.to_act
             play = self._play_message(hand, actor) if actor is not None else None
-            # One write per seat: the last hand's EndAction lines, this hand's init_hand and,
-            # for the first to act, its play message; each is answered by its own line.
-            parts, kinds = [], []
-            for v in range(n):
-                part = [starts[v]] if ends is None else [ends[v], starts[v]]
-                kind = [Kind.INIT_HAND] if ends is None else [Kind.END_ACTION, Kind.INIT_HAND]
-                if v == actor and play is not None:
-                    part.append(play)
-                    kind.append(Kind.PLAY)
-                parts.append(tuple(part))
-                kinds.append(tuple(kind))
-            replies = yield Exchange(kinds[0][0], None, parts, kinds)
-            if ends is not None:
-                for v in range(n):
-                    self._judge_money(v, replies[v][0], ends[v])
-            at = 0 if ends is None else 1
-            self._expect_all(Kind.INIT_HAND, [r[at] for r in replies], _READY, starts)
+            # One write per seat: what is ahead, this hand's init_hand and, for the first to
+            # act, its play message; each is answered by its own line, judged in that order.
+            replies = yield self._bundle(steps, actor, play)
+            self._judge_steps(steps, replies)
 
             first = None if actor is None or play is None else (play, replies[actor][-1])
             yield from self._betting(hand, first)
@@ -139,10 +130,14 @@ class Referee:
             if self.on_hand is not None:
                 self.on_hand(record)  # before anything else can fail: the hand is played
             messages = [self._end_hand_message(hand, v, record["showdown"]) for v in range(n)]
-            replies = yield Exchange(Kind.END_HAND, None, messages)
-            words = [self._end_reply(v, replies[v], messages[v]) for v in range(n)]
-            ends = [wire.end_action_message(rotate(words, v)) for v in range(n)]
-            self._money_hand = number
+            self._ended_hand = number
+            if game.carry:  # a seat may answer REBUY: the answers make the EndAction lines
+                replies = yield Exchange(Kind.END_HAND, None, messages)
+                words = [self._end_reply(v, replies[v], messages[v]) for v in range(n)]
+                ahead = [(Kind.END_ACTION, self._end_actions(words))]
+            else:
+                ahead = [(Kind.END_HAND, messages),
+                         (Kind.END_ACTION, self._end_actions(["OK"] * n))]
 
             number += 1
             button = (button + 1) % n
@@ -150,16 +145,49 @@ class Referee:
                 break
 
         self.hand_number = None
-        finals = [wire.end_round_message(rotate(self.bankrolls, v), number) for v in range(n)]
-        if ends is None:
-            replies = yield Exchange(Kind.END_ROUND, None, finals)
-            self._expect_all(Kind.END_ROUND, replies, wire.GOODBYE_BYTES, finals)
+        steps = ahead + [(Kind.END_ROUND, [
+            wire.end_round_message(rotate(self.bankrolls, v), number) for v in range(n)])]
+        if len(steps) == 1:
+            replies = yield Exchange(Kind.END_ROUND, None, steps[0][1])
+            self._expect_all(Kind.END_ROUND, replies, wire.GOODBYE_BYTES, steps[0][1])
             return
-        both = (Kind.END_ACTION, Kind.END_ROUND)
-        replies = yield Exchange(Kind.END_ACTION, None, list(zip(ends, finals)), [both] * n)
-        for v in range(n):
-            self._judge_money(v, replies[v][0], ends[v])
-        self._expect_all(Kind.END_ROUND, [r[1] for r in replies], wire.GOODBYE_BYTES, finals)
+        replies = yield self._bundle(steps, None, None)
+        self._judge_steps(steps, replies)
+
+    def _end_actions(self, words: list[str]) -> list[bytes]:
+        """The EndAction lines each seat receives, given every seat's answer to end_hand."""
+        return [wire.end_action_message(rotate(words, v)) for v in range(self.players)]
+
+    def _bundle(self, steps: list[tuple[Kind, list[bytes]]], actor: int | None,
+                play: bytes | None) -> Exchange:
+        """One exchange sending every step's message to every seat (and ``play`` to ``actor``)."""
+        parts, kinds = [], []
+        for v in range(self.players):
+            part = [messages[v] for _, messages in steps]
+            kind = [step for step, _ in steps]
+            if v == actor and play is not None:
+                part.append(play)
+                kind.append(Kind.PLAY)
+            parts.append(tuple(part))
+            kinds.append(tuple(kind))
+        return Exchange(steps[0][0], None, parts, kinds)
+
+    def _judge_steps(self, steps: list[tuple[Kind, list[bytes]]], replies: list) -> None:
+        """Judge a bundle's replies step by step, every seat's in turn (a play reply is the
+        betting's to judge)."""
+        n = self.players
+        for i, (kind, messages) in enumerate(steps):
+            answers = [r[i] for r in replies]
+            if kind is Kind.END_HAND:
+                for v in range(n):
+                    self._end_reply(v, answers[v], messages[v])
+            elif kind is Kind.END_ACTION:
+                for v in range(n):
+                    self._judge_money(v, answers[v], messages[v])
+            elif kind is Kind.INIT_HAND:
+                self._expect_all(kind, answers, _READY, messages)
+            else:
+                self._expect_all(kind, answers, wire.GOODBYE_BYTES, messages)
 
     def expected(self, seat: int, kind: Kind) -> str:
         """What ``seat`` may answer to the ``kind`` message just sent (for error reports)."""
@@ -179,7 +207,8 @@ class Referee:
             legal = self.expected(seat, kind)
         elif isinstance(legal, Legal):
             legal = legal.describe()
-        hand = self._money_hand if kind is Kind.END_ACTION else self.hand_number
+        ended = kind is Kind.END_ACTION or kind is Kind.END_HAND
+        hand = self._ended_hand if ended else self.hand_number
         return BotFault(seat, reason, bot=self.labels[seat], hand=hand, kind=kind.value,
                         sent=None if sent is None else sent.decode(), received=received,
                         legal=legal)
