@@ -50,9 +50,9 @@ def parse_fraction(text: str) -> tuple[int, int]:
 
 def parse_cpu(text: str) -> int | None:
     if text == "auto":
-        from .cpus import claim_cpu
+        from .cpus import auto_cpu
 
-        return claim_cpu()
+        return auto_cpu()
     if text == "none":
         return None
     if text.isdigit():
@@ -129,7 +129,8 @@ def main() -> None:
               show_default=True, help="Seconds a bot has to start and answer init_round.")
 @bot_limit_options
 @click.option("--cpu", default="auto", show_default=True,
-              help="Pin the match (server and bots) to one CPU: a number, 'auto' or 'none'.")
+              help="Pin the match (server and bots) to one CPU: a number, 'none', or 'auto':"
+                   " a CPU no other match holds, or every CPU when no other match runs.")
 @click.option("--transcripts", type=click.Choice(TRANSCRIPTS), default="full",
               show_default=True,
               help="Keep each seat's transcript (seatN.in): always, only when the round does"

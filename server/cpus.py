@@ -1,8 +1,9 @@
 """Choosing the CPU a match runs on (``--cpu auto``).
 
 A match pins itself and its bots to one CPU: they take turns, and waking a process on the same
-CPU costs far less than on another. Matches started together must not share a CPU while
-another is idle, so a match claims its CPU: an exclusive ``flock`` on a file per CPU in a folder
+CPU costs far less than on another (but a match alone on a machine of several CPUs runs on all
+of them: :func:`auto_cpu`). Matches started together must not share a CPU while another is
+idle, so a match claims its CPU: an exclusive ``flock`` on a file per CPU in a folder
 shared by every pokerbots process of the user. The claim lasts as long as the process (the
 kernel drops the lock when it exits, however it exits). When every allowed CPU is claimed, the
 match shares one, chosen by its process id: it still runs, only slower.
@@ -50,6 +51,38 @@ def claim_cpu() -> int:
         _held[cpu] = fd
         return cpu
     return allowed[os.getpid() % len(allowed)]
+
+
+def auto_cpu() -> int | None:
+    """``--cpu auto``: claim a CPU (so that matches started later go elsewhere), and pin the
+    match to it unless it is the only pokerbots match on a machine of several CPUs; then it
+    runs on all of them (None), because its bots answer a bundled message side by side.
+    Measured with 3-player Kuhn on two CPUs, compiled build: 5,519-5,912 hands/s unpinned
+    against 4,414-4,819 pinned; no-limit Hold'em about the same either way."""
+    cpu = claim_cpu()
+    allowed = sorted(os.sched_getaffinity(0))
+    if len(allowed) < 2 or _claimed_elsewhere(allowed):
+        return cpu
+    return None
+
+
+def _claimed_elsewhere(cpus: list[int]) -> bool:
+    """Whether another process holds the claim on any of ``cpus`` (not ours)."""
+    folder = lock_folder()
+    for cpu in cpus:
+        if cpu in _held:
+            continue
+        try:
+            fd = os.open(folder / f"cpu{cpu}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            os.close(fd)  # closing drops a lock taken just now
+    return False
 
 
 def release_cpu(cpu: int) -> None:

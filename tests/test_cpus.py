@@ -65,3 +65,35 @@ def test_two_matches_started_together_run_on_different_cpus(tmp_path):
         (match,) = (tmp_path / f"logs{i}").iterdir()
         seen.append((match / "seat0.stderr").read_text().split("\n")[0])
     assert seen[0] != seen[1] and all(s.startswith("cpus [") for s in seen), seen
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to compare")
+def test_a_match_alone_runs_on_every_cpu_and_one_started_beside_it_on_a_cpu_of_its_own(
+        tmp_path):
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    bot = tmp_path / "affinity_bot.py"
+    bot.write_text(AFFINITY_BOT)
+    allowed = sorted(os.sched_getaffinity(0))
+
+    def affinity(logs) -> str:
+        (match,) = logs.iterdir()
+        return (match / "seat0.stderr").read_text().split("\n")[0]
+
+    alone = subprocess.run([sys.executable, "-m", "pokerbots.server.cli", "run", bot, bot,
+                            "--hands", "5", "--logs", tmp_path / "alone"], env=env,
+                           capture_output=True, timeout=60)
+    assert alone.returncode == 0, alone.stderr
+    assert affinity(tmp_path / "alone") == f"cpus {allowed}"
+    holder = subprocess.Popen([sys.executable, "-c", CLAIM], env=env, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        held = int(holder.stdout.readline())
+        beside = subprocess.run([sys.executable, "-m", "pokerbots.server.cli", "run", bot, bot,
+                                 "--hands", "5", "--logs", tmp_path / "beside"], env=env,
+                                capture_output=True, timeout=60)
+        assert beside.returncode == 0, beside.stderr
+        cpus = affinity(tmp_path / "beside")
+        assert cpus.startswith("cpus [") and cpus.count(",") == 0 and str(held) not in cpus
+    finally:
+        holder.stdin.close()
+        holder.wait(10)
