@@ -12,7 +12,6 @@ kept), and stop it in the middle of a tournament (resumed on the next start).
 from __future__ import annotations
 
 import html
-import os
 import shutil
 import signal
 import sqlite3
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from processes import processes_mentioning
 from service_site import BROKEN, EVIL_LABEL, EVIL_NAME, GOOD, Served, make_submissions
 
 #: Short matches: the point is the service, not the poker.
@@ -203,7 +203,7 @@ def test_a_tournament_stopped_by_sigterm_resumes_when_the_service_starts_again(t
     assert _tournament(data, 1) == "interrupted"
     played = [m for m in _matches(data) if m[0] == "done"]
     assert played and len(played) < 3
-    assert not _bot_processes(data), "every bot ended"
+    assert not processes_mentioning(str(data / "bots")), "every bot ended"
     with Served(submissions, data, *long) as again:
         again.tournament_done(1)
         assert "tournament 1: resuming" in again.log()
@@ -232,17 +232,3 @@ def _tournament(data: Path, number: int) -> str:
         return db.execute("SELECT status FROM tournaments WHERE id = ?", (number,)).fetchone()[0]
     finally:
         db.close()
-
-
-def _bot_processes(data: Path) -> list[int]:
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if str(data / "bots").encode() in cmdline:
-            found.append(int(pid))
-    return found

@@ -12,6 +12,7 @@ One job per module:
 ``store``        ``service.sqlite``: bots, versions and their tests, tournaments, matches
 ``quarantine``   the smoke test of a new version, in a process of its own
 ``tournaments``  a tournament as an ordinary ``pokerbots tournament``, in a process of its own
+``workers``      those processes: a session of their own, a signal to stop, death with the service
 ``scheduler``    the trio tasks that watch, test and play, and stop cleanly
 ``web``          the Starlette application: routes, log files, the JSON API
 ``pages``        the HTML pages; ``chart`` the SVG chart of results over the tournaments

@@ -63,6 +63,30 @@ def tournament_link(tournament_id: int) -> str:
     return f'<a href="/tournaments/{tournament_id}">#{tournament_id}</a>'
 
 
+def _interval(line: dict) -> str:
+    ci = line["ci95"]
+    return "-" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
+
+
+def table(kind: str, columns: str, rows: list[list]) -> str:
+    """An HTML table of class ``kind``. ``columns``: the headings separated by ``|``, a
+    heading starting with ``<`` is a left-aligned text column (``"<bot|rank"``). Each cell is
+    HTML, or ``(html, extra class)``."""
+    heads = [(c[1:], "name") if c.startswith("<") else (c, "") for c in columns.split("|")]
+    head = "".join(f'<th class="{cls}">{text}</th>' for text, cls in heads)
+    body = []
+    for row in rows:
+        cells = []
+        for (_, cls), cell in zip(heads, row):
+            if isinstance(cell, tuple):
+                cell, more = cell
+                cls = f"{cls} {more}".strip()
+            cells.append(f'<td class="{cls}">{cell}</td>' if cls else f"<td>{cell}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (f'<table class="{kind}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}'
+            "</tbody></table>")
+
+
 def describe(bot: dict) -> tuple[str, str | None, str | None]:
     """A bot's ``(status, reason, admitted version label)``: its status is its current
     version's (``testing``, ``admitted``, ``quarantined``, ``rejected``); a bot whose folder
@@ -148,81 +172,59 @@ def standings_table(tournament: dict) -> str:
     lines = tournament["standings"]["bots"]
     versions = {b["name"]: b["version"] for b in tournament["bots"]}
     draw = report.bars(lines)
-    out = ['<table class="standings"><thead><tr><th>rank</th><th class="name">bot</th>'
-           '<th class="name">version</th><th>per hand</th><th>95% interval</th><th></th>'
-           "<th>faults</th><th>matches</th><th>hands</th></tr></thead><tbody>"]
+    rows = []
     for line in lines:
-        ci = ("-" if line["ci95"] is None
-              else f"[{line['ci95'][0]:+.4f}, {line['ci95'][1]:+.4f}]")
-        tone = "" if not line["per_hand"] else (" pos" if line["per_hand"] > 0 else " neg")
-        out.append(f'<tr><td>{line["rank"]}</td><td class="name">{bot_link(line["name"])}</td>'
-                   f'<td class="name">{_e(versions.get(line["name"], "-"))}</td>'
-                   f'<td class="num{tone}">{_signed(line["per_hand"])}</td><td>{ci}</td>'
-                   f"<td>{draw(line)}</td><td>{line['faults']}</td><td>{line['matches']}</td>"
-                   f"<td>{line['hands']:,}</td></tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
+        tone = "" if not line["per_hand"] else ("pos" if line["per_hand"] > 0 else "neg")
+        rows.append([line["rank"], bot_link(line["name"]),
+                     _e(versions.get(line["name"], "-")),
+                     (_signed(line["per_hand"]), f"num {tone}"), _interval(line), draw(line),
+                     line["faults"], line["matches"], f"{line['hands']:,}"])
+    return table("standings", "rank|<bot|<version|per hand|95% interval||faults|matches|hands",
+                 rows)
 
 
 def _quarantine(bots: list[dict], now: Now) -> str:
-    held = [(b, *describe(b)) for b in bots]
-    held = [h for h in held if h[1] != "admitted"]
-    out = ["<h2>Quarantine</h2>"]
-    if not held:
-        out.append("<p>Every bot's current version is admitted.</p>")
-        return "".join(out)
-    out.append('<table class="quarantine"><thead><tr><th class="name">bot</th>'
-               '<th class="name">version</th><th class="name">status</th>'
-               '<th class="name">reason</th><th class="name">playing meanwhile</th>'
-               "</tr></thead><tbody>")
-    for bot, status, reason, admitted in held:
+    rows = []
+    for bot in bots:
+        status, reason, admitted = describe(bot)
+        if status == "admitted":
+            continue
         if status == "testing":
             reason = ("smoke test under way" if now.testing == bot["name"]
                       else "waiting for its smoke test")
-        out.append(f'<tr><td class="name">{bot_link(bot["name"])}</td>'
-                   f'<td class="name">{_e(bot["version"]["label"])}</td>'
-                   f'<td class="name status-{status}">{status}</td>'
-                   f'<td class="reason">{_e(reason or "")}</td>'
-                   f'<td class="name">{_e(admitted or "-")}</td></tr>')
-    out.append("</tbody></table>")
-    return "".join(out)
+        rows.append([bot_link(bot["name"]), _e(bot["version"]["label"]),
+                     (status, f"status-{status}"), (_e(reason or ""), "reason"),
+                     _e(admitted or "-")])
+    if not rows:
+        return "<h2>Quarantine</h2><p>Every bot's current version is admitted.</p>"
+    return "<h2>Quarantine</h2>" + table(
+        "quarantine", "<bot|<version|<status|<reason|<playing meanwhile", rows)
 
 
 def _bots(bots: list[dict]) -> str:
-    out = ['<h2>Bots</h2><table class="bots"><thead><tr><th class="name">bot</th>'
-           '<th class="name">status</th><th class="name">version in its folder</th>'
-           '<th class="name">version that plays</th><th class="name">since</th>'
-           "</tr></thead><tbody>"]
+    if not bots:
+        return "<h2>Bots</h2><p>No bot yet: put one folder per bot in the submissions folder.</p>"
+    rows = []
     for bot in bots:
         status, _, admitted = describe(bot)
-        out.append(f'<tr><td class="name">{bot_link(bot["name"])}</td>'
-                   f'<td class="name status-{status}">{status}</td>'
-                   f'<td class="name">{_e(bot["version"]["label"])}</td>'
-                   f'<td class="name">{_e(admitted or "-")}</td>'
-                   f'<td class="name">{_when(bot["version"]["seen"])}</td></tr>')
-    out.append("</tbody></table>")
-    if not bots:
-        out.append("<p>No bot yet: put one folder per bot in the submissions folder.</p>")
-    return "".join(out)
+        rows.append([bot_link(bot["name"]), (status, f"status-{status}"),
+                     _e(bot["version"]["label"]), _e(admitted or "-"),
+                     _when(bot["version"]["seen"])])
+    return "<h2>Bots</h2>" + table(
+        "bots", "<bot|<status|<version in its folder|<version that plays|<since", rows)
 
 
 def _tournament_list(recent: list[dict]) -> str:
-    out = ['<h2>Tournaments</h2><table class="tournaments"><thead><tr><th>tournament</th>'
-           '<th class="name">status</th><th class="name">started</th>'
-           '<th class="name">finished</th><th>bots</th><th class="name">winner</th>'
-           "</tr></thead><tbody>"]
+    if not recent:
+        return "<h2>Tournaments</h2><p>None yet.</p>"
+    rows = []
     for t in recent:
         lines = (t["standings"] or {}).get("bots") or []
         winner = bot_link(lines[0]["name"]) if lines and t["status"] == "done" else "-"
-        out.append(f"<tr><td>{tournament_link(t['id'])}</td>"
-                   f'<td class="name">{_e(t["status"])}</td>'
-                   f'<td class="name">{_when(t["started"])}</td>'
-                   f'<td class="name">{_when(t["finished"])}</td><td>{len(t["bots"])}</td>'
-                   f'<td class="name">{winner}</td></tr>')
-    out.append("</tbody></table>")
-    if not recent:
-        out.append("<p>None yet.</p>")
-    return "".join(out)
+        rows.append([tournament_link(t["id"]), _e(t["status"]), _when(t["started"]),
+                     _when(t["finished"]), len(t["bots"]), winner])
+    return "<h2>Tournaments</h2>" + table(
+        "tournaments", "tournament|<status|<started|<finished|bots|<winner", rows)
 
 
 # -- a bot's page --------------------------------------------------------------------------
@@ -280,29 +282,21 @@ def _version(version: dict, transcript) -> str:
 
 
 def _results(store, name: str) -> str:
-    out = ['<h2>Results</h2><table class="results"><thead><tr><th>tournament</th>'
-           '<th class="name">finished</th><th class="name">version</th><th>rank</th>'
-           "<th>per hand</th><th>95% interval</th><th>faults</th><th>matches</th>"
-           "</tr></thead><tbody>"]
-    count = 0
+    rows = []
     for t in store.tournaments("done"):
         line = next((b for b in t["standings"]["bots"] if b["name"] == name), None)
         if line is None:
             continue
-        count += 1
         version = next((b["version"] for b in t["bots"] if b["name"] == name), "-")
-        ci = ("-" if line["ci95"] is None
-              else f"[{line['ci95'][0]:+.4f}, {line['ci95'][1]:+.4f}]")
-        out.append(f"<tr><td>{tournament_link(t['id'])}</td>"
-                   f'<td class="name">{_when(t["finished"])}</td>'
-                   f'<td class="name">{_e(version)}</td>'
-                   f"<td>{line['rank']} of {len(t['standings']['bots'])}</td>"
-                   f"<td>{_signed(line['per_hand'])}</td><td>{ci}</td>"
-                   f"<td>{line['faults']}</td><td>{line['matches']}</td></tr>")
-    out.append("</tbody></table>")
-    if not count:
+        rows.append([tournament_link(t["id"]), _when(t["finished"]), _e(version),
+                     f"{line['rank']} of {len(t['standings']['bots'])}",
+                     _signed(line["per_hand"]), _interval(line), line["faults"],
+                     line["matches"]])
+    if not rows:
         return "<h2>Results</h2><p>It has not finished a tournament yet.</p>"
-    return "".join(out)
+    return "<h2>Results</h2>" + table(
+        "results", "tournament|<finished|<version|rank|per hand|95% interval|faults|matches",
+        rows)
 
 
 def _failures(store, name: str) -> str:
@@ -334,33 +328,23 @@ def tournament(store, row: dict, report_body: str | None, now: Now) -> str:
     if report_body is not None:
         out.append(f'<div class="report">{report_body}</div>')
     matches = store.matches(row["id"])
-    out.append(f"<h2>Matches ({len(matches)})</h2>")
-    out.append('<table class="matches"><thead><tr><th>match</th><th>table</th>'
-               '<th>deal set</th><th>seating</th><th class="name">bots and results</th>'
-               '<th class="name">status</th><th>hands</th><th class="name">logs</th>'
-               "</tr></thead><tbody>")
+    rows = []
     for match in matches:
-        money = ", ".join(
-            f"{_e(n)} {_signed(v, 0) if v is not None else ''}".strip()
-            for n, v in zip(match["seating"],
-                            match["bankrolls"] or [None] * len(match["seating"])))
+        money = _by_seat(match, _e)
         logs = (f'<a href="/matches/{match["id"]}/hands.txt">hands.txt</a>'
                 if match["log_dir"] else "")
-        out.append(f'<tr><td><a href="/matches/{match["id"]}">{match["id"]}</a></td>'
-                   f"<td>{match['table_no']}</td><td>{match['deal_set']}</td>"
-                   f"<td>{match['seating_no']}</td><td class=\"name\">{money}</td>"
-                   f'<td class="name">{_e(match["status"])}</td>'
-                   f"<td>{match['hands'] if match['hands'] is not None else '-'}</td>"
-                   f'<td class="name">{logs}</td></tr>')
-    out.append("</tbody></table>")
+        rows.append([f'<a href="/matches/{match["id"]}">{match["id"]}</a>', match["table_no"],
+                     match["deal_set"], match["seating_no"], money, _e(match["status"]),
+                     "-" if match["hands"] is None else match["hands"], logs])
+    out.append(f"<h2>Matches ({len(matches)})</h2>")
+    out.append(table("matches", "match|table|deal set|seating|<bots and results|<status|hands"
+                     "|<logs", rows))
     return frame(f"Tournament #{row['id']}", "\n".join(out), now)
 
 
 def match(row: dict, files: list[str], now: Now) -> str:
     """A match's page: its tournament, bots, result, error, and links to its log files."""
-    money = ", ".join(f"{bot_link(n)} {_signed(v, 0) if v is not None else ''}"
-                      for n, v in zip(row["seating"],
-                                      row["bankrolls"] or [None] * len(row["seating"])))
+    money = _by_seat(row, bot_link)
     out = [f"<h1>Match {row['id']}</h1>",
            f"<p>Tournament {tournament_link(row['tournament_id'])}, table {row['table_no']},"
            f" deal set {row['deal_set']}, seating {row['seating_no']}:"
@@ -373,6 +357,13 @@ def match(row: dict, files: list[str], now: Now) -> str:
     if not files:
         out.append("<p>No log file (the match has not started).</p>")
     return frame(f"Match {row['id']}", "\n".join(out), now)
+
+
+def _by_seat(match: dict, name) -> str:
+    """``alice +12, bob -12``: each seat's bot (``name(bot)``: its HTML) and result."""
+    values = match["bankrolls"] or [None] * len(match["seating"])
+    return ", ".join(name(bot) if value is None else f"{name(bot)} {_signed(value, 0)}"
+                     for bot, value in zip(match["seating"], values))
 
 
 def not_found(text: str, now: Now) -> str:

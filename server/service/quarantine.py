@@ -6,9 +6,9 @@ size: the bot takes every seat, ``ROUNDS`` rounds of ``HANDS`` hands each (smoke
 against the random bot, under the limits (and the sandbox) the tournaments use. It stops at
 the first failure, whose paragraph, reason and transcript become the version's page.
 
-It runs in a process of its own (``python -m pokerbots.server.service.quarantine``: a job as
-JSON on stdin, the verdict as JSON on stdout), because a match is a ``trio.run`` of its own
-that owns the process's signals, and so that nothing a bot does can reach the web server.
+It runs in a process of its own (:mod:`.workers`; a job as JSON on stdin, the verdict as JSON
+on stdout), because a match is a ``trio.run`` of its own that owns the process's signals, and
+so that nothing a bot does can reach the web server.
 SIGINT ends it cleanly (the match running is ended, no verdict): the version is tested again
 when the service next starts.
 """
@@ -16,13 +16,12 @@ when the service next starts.
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import signal
 import sys
 from pathlib import Path
 
-import trio
+from . import workers
 
 #: Rounds per seat and hands per round: ``pokerbots smoke``'s defaults.
 ROUNDS = 2
@@ -67,18 +66,8 @@ def test(job: dict) -> dict:
 
 async def run(job: dict) -> dict | None:
     """The verdict of a test process; None if it was stopped (cancelled) or gave none."""
-
-    async def stop(process) -> None:
-        process.send_signal(signal.SIGINT)
-        with trio.move_on_after(GRACE):
-            await process.wait()
-            return
-        process.kill()
-
-    done = await trio.run_process(
-        [sys.executable, "-m", __name__, str(os.getpid())], stdin=json.dumps(job).encode(),
-        capture_stdout=True, stderr=None, check=False, start_new_session=True,
-        deliver_cancel=stop)
+    done = await workers.run(__name__, stop_signal=signal.SIGINT, grace=GRACE,
+                             stdin=json.dumps(job).encode(), capture_stdout=True)
     try:
         return json.loads(done.stdout.decode().strip().splitlines()[-1])
     except (ValueError, IndexError):
@@ -86,9 +75,7 @@ async def run(job: dict) -> dict | None:
 
 
 def main() -> None:
-    from ..tournament.pool import die_with_parent
-
-    die_with_parent(int(sys.argv[1]))  # a service killed with SIGKILL ends its test too
+    workers.adopt()
     job = json.loads(sys.stdin.read())
     try:
         verdict = test(job)

@@ -6,9 +6,10 @@ tournament's own folder as ``out``, and the service's tournament options. The se
 the job before the tournament starts; after a restart it runs the same job again, and the
 tournament command resumes the folder (finished matches kept, the others played again).
 
-The process is ``python -m pokerbots.server.service.tournaments JOB SERVICE_PID``, its output
-in the tournament's log file. SIGTERM stops it as it stops ``pokerbots tournament``: every bot
-ended, the running matches put back, the standings so far written. Its exit code is the
+The process is ``python -m pokerbots.server.service.tournaments SERVICE_PID JOB`` (see
+:mod:`.workers`), its output in the tournament's log file. SIGTERM stops it as it stops
+``pokerbots tournament``: every bot ended, the running matches put back, the standings so far
+written. Its exit code is the
 tournament command's: 0 done, 130 or 143 interrupted, 2 the job no longer fits its folder
 (a bot's copy was changed), 3 the tournament could not go on.
 """
@@ -16,7 +17,6 @@ tournament command's: 0 done, 130 or 143 interrupted, 2 the job no longer fits i
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import signal
 import subprocess
@@ -24,10 +24,10 @@ import sys
 from pathlib import Path
 
 import click
-import trio
 
 from ..tournament import director, store
 from ..tournament.command import STANDINGS_FILE, tournament
+from . import workers
 
 #: Exit codes of the tournament command that mean it was stopped, not that it failed.
 INTERRUPTED = (130, 143)
@@ -48,19 +48,10 @@ def job(bots: list[str], out: Path, seed: int, options: dict) -> dict:
 async def run(job_file: Path, log_file: Path) -> int:
     """Play the tournament of ``job_file``; its exit code. Cancelled, it is stopped with
     SIGTERM (and killed after GRACE seconds) before the cancellation goes on."""
-
-    async def stop(process) -> None:
-        process.send_signal(signal.SIGTERM)
-        with trio.move_on_after(GRACE):
-            await process.wait()
-            return
-        process.kill()
-
     with open(log_file, "ab") as log:
-        done = await trio.run_process(
-            [sys.executable, "-m", __name__, str(job_file), str(os.getpid())],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, check=False,
-            start_new_session=True, deliver_cancel=stop)
+        done = await workers.run(__name__, str(job_file), stop_signal=signal.SIGTERM,
+                                 grace=GRACE, stdin=subprocess.DEVNULL, stdout=log,
+                                 stderr=subprocess.STDOUT)
     return done.returncode
 
 
@@ -84,11 +75,8 @@ def standings(folder: Path) -> dict | None:
 
 
 def main() -> None:
-    from ..tournament.pool import die_with_parent
-
-    # SIGINT when the service dies, even by SIGKILL: the tournament stops as on Ctrl-C.
-    die_with_parent(int(sys.argv[2]))
-    arguments = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    workers.adopt()
+    arguments = json.loads(Path(sys.argv[2]).read_text(encoding="utf-8"))
     arguments["out"] = Path(arguments["out"])
     try:
         tournament(**arguments)

@@ -154,25 +154,25 @@ def create_app(data: Path, now: Callable[[], pages.Now]):
             return not_found(f"There is no match {match_id}.")
         return HTMLResponse(pages.match(row, log_files(data, row["log_dir"]), now()))
 
+    def text_file(folder: str | None, name: str, what: str) -> Response:
+        path = log_file(data, folder, name)
+        if path is None:
+            return not_found(f"{what} has no log file {name}.")
+        return FileResponse(path, media_type=TEXT)
+
     def match_file(request: Request) -> Response:
         match_id = request.path_params["match_id"]
         with reading(data) as store:
             row = store.match(match_id)
-        path = log_file(data, row and row["log_dir"], request.path_params["name"])
-        if path is None:
-            return not_found(f"Match {match_id} has no log file"
-                             f" {request.path_params['name']}.")
-        return FileResponse(path, media_type=TEXT)
+        return text_file(row and row["log_dir"], request.path_params["name"],
+                         f"Match {match_id}")
 
     def version_file(request: Request) -> Response:
         version_id = request.path_params["version_id"]
         with reading(data) as store:
             row = store.version(version_id)
-        path = log_file(data, row and row["smoke_logs"], request.path_params["name"])
-        if path is None:
-            return not_found(f"Version {version_id} has no smoke log"
-                             f" {request.path_params['name']}.")
-        return FileResponse(path, media_type=TEXT)
+        return text_file(row and row["smoke_logs"], request.path_params["name"],
+                         f"Version {version_id}'s smoke test")
 
     def api_standings(request: Request) -> Response:
         with reading(data) as store:
