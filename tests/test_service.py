@@ -2,7 +2,7 @@
 rules for admitting versions, which files may be served, escaping, the chart.
 
 The service as a whole, with real processes, is in test_service_e2e.py; in a browser, in
-test_service_browser.py.
+test_service_browser.py (both slow: CI runs them).
 """
 
 from __future__ import annotations

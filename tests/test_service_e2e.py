@@ -1,12 +1,15 @@
 """The competition service end to end: the real ``pokerbots serve`` on a free port of
 127.0.0.1, a submissions folder made here, real bot processes, and plain HTTP requests.
 
-The default run starts one service, waits through the JSON API for the smoke tests and the
-first tournament, and checks what a script and a person get: the API's documents, the pages
+The first tests share one service: they wait through the JSON API for the smoke tests and the
+first tournament, and check what a script and a person get: the API's documents, the pages
 (every name, label and error shown as text), the match logs as plain text and nothing else
-(no path leads out of the data folder), and SIGTERM ending it with exit 0. The slow tests
-change a bot (its new version quarantined, then admitted), restart the service (the history
-kept), and stop it in the middle of a tournament (resumed on the next start).
+(no path leads out of the data folder), and SIGTERM ending it with exit 0 (about 6 s). The
+others change a bot (its new version quarantined, then admitted), restart the service (the
+history kept), and stop it in the middle of a tournament (resumed on the next start).
+
+All are marked slow (CI runs them): the default run is at its two-minute budget, and keeps
+the service's parts (test_service.py).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ import pytest
 
 from processes import processes_mentioning
 from service_site import BROKEN, EVIL_LABEL, EVIL_NAME, GOOD, Served, make_submissions
+
+pytestmark = pytest.mark.slow
 
 #: Short matches: the point is the service, not the poker.
 FAST = ("--hands", "40", "--every", "1h")
@@ -135,7 +140,7 @@ def test_match_logs_are_plain_text_and_nothing_else_is_served(served, tmp_path):
         assert b"secret" not in response.body and b"SQLite" not in response.body
 
 
-# -- slow: new versions, restarts, an interrupted tournament ------------------------------
+# -- new versions, restarts, an interrupted tournament ------------------------------------
 
 
 def wait_for_version(service: Served, name: str, status: str, other_than: str) -> dict:
@@ -145,7 +150,6 @@ def wait_for_version(service: Served, name: str, status: str, other_than: str) -
     return service.wait(f"{name}'s new version {status}", check)
 
 
-@pytest.mark.slow
 def test_a_changed_bot_is_quarantined_then_admitted_and_a_restart_keeps_the_history(
         tmp_path):
     submissions = make_submissions(tmp_path / "submissions", good=("call", "eq", "random"))
@@ -186,7 +190,6 @@ def test_a_changed_bot_is_quarantined_then_admitted_and_a_restart_keeps_the_hist
         assert again.stop() == 0
 
 
-@pytest.mark.slow
 def test_a_tournament_stopped_by_sigterm_resumes_when_the_service_starts_again(tmp_path):
     submissions = make_submissions(tmp_path / "submissions", good=("call", "eq", "random"))
     data = tmp_path / "data"

@@ -148,12 +148,13 @@ class Service:
             return submissions.Examined(name, found, found[:12], None,
                                         f"the folder cannot be copied: {exc}")
         examined = submissions.examine(name, incoming)
-        target = self._copy_of(name, examined.digest)
-        if examined.problem is None and not target.exists():
-            target.parent.mkdir(exist_ok=True)
-            incoming.rename(target)
-        else:
-            shutil.rmtree(incoming, ignore_errors=True)
+        if examined.problem is None:  # a valid name: it may name a folder
+            target = self._copy_of(name, examined.digest)
+            if not target.exists():  # else the same version was copied before
+                target.parent.mkdir(exist_ok=True)
+                incoming.rename(target)
+                return examined
+        shutil.rmtree(incoming, ignore_errors=True)
         return examined
 
     def _copy_of(self, name: str, digest: str) -> Path:
