@@ -30,6 +30,7 @@ nav { margin-bottom: 1.5em; } nav a { margin-right: 1em; }
 .status-testing { color: #8a5a00; }
 footer { margin-top: 3em; color: #777; font-size: .9em; }
 td.reason { text-align: left; white-space: normal; max-width: 40em; }
+.report td.name { white-space: normal; overflow-wrap: anywhere; }
 """
 
 
@@ -154,8 +155,9 @@ def _schedule(store, recent: list[dict], now: Now) -> str:
     if now.playing is not None:
         counts = Counter(m["status"] for m in store.matches(now.playing))
         played = counts["done"] + counts["failed"] + counts["skipped"]
-        parts.append(f"Playing now: tournament {tournament_link(now.playing)}"
-                     f" ({played} of {sum(counts.values())} matches played).")
+        progress = (f"{played} of {sum(counts.values())} matches played" if counts
+                    else "starting")
+        parts.append(f"Playing now: tournament {tournament_link(now.playing)} ({progress}).")
     if last is not None:
         parts.append(f"Last tournament: {tournament_link(last['id'])}, started"
                      f" {_when(last['started'])}, {_e(last['status'])}"
