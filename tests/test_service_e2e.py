@@ -91,6 +91,8 @@ def test_pages_show_every_name_label_and_error_as_text(served):
         assert text not in page  # never as markup...
         assert html.escape(text) in page  # ...always as text
     assert '<svg class="chart"' in page
+    for external in ("<script", "<link", "<img", "<iframe", 'src="', "http://", "https://"):
+        assert external not in page  # nothing loaded from anywhere, no script
     assert "Bots run in a sandbox" in page or "Bots run without a sandbox" in page
     broken = served.get("/bots/broken")
     assert broken.status == 200
@@ -172,7 +174,7 @@ def test_a_changed_bot_is_quarantined_then_admitted_and_a_restart_keeps_the_hist
         for label in (old, broken["version"], fixed["version"]):
             assert label in page
         assert page.count("quarantined") >= 1 and "Reproduce: pokerbots run" in page
-        assert service.stop() == 0
+        assert service.stop(signal.SIGINT) == 0  # Ctrl-C
     rows = sqlite3.connect(data / "service.sqlite").execute(
         "SELECT id, status FROM tournaments").fetchall()
     assert rows == [(1, "done")]

@@ -58,7 +58,7 @@ def svg(tournaments: list[dict]) -> str:
     def y(value: float) -> float:
         return round(TOP + (high - value) / (high - low) * plot_h, 1)
 
-    out = [f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{WIDTH}"'
+    out = [f'<svg class="chart" width="{WIDTH}"'
            f' height="{height}" viewBox="0 0 {WIDTH} {height}" role="img"'
            ' aria-label="Each bot\'s chips per hand in the last tournaments">',
            f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fafafa"'
