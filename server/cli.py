@@ -80,6 +80,8 @@ class Commands(click.Group):
                        "Every table of K bots, duplicate deals, rankings with intervals."),
         "standings": ("tournament.standings_command", "The standings of a tournament folder."),
         "logs": ("prune", "Manage the match logs: delete old matches (logs prune)."),
+        "serve": ("service.command",
+                  "Run a competition: submissions, quarantine, tournaments, a web site."),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -83,13 +83,7 @@ def tournament(bots, game, game_texts, players, hands, rounds, seed, duplicate, 
     if k > len(entrants):
         raise click.BadParameter(f"{k} players need at least {k} bots, and {len(entrants)}"
                                  " are given", param_hint="--players")
-    try:
-        games.make_game(game, k, **options_given)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    if refine is not None and refine < k:
-        raise click.BadParameter(f"the top T must make at least one table of {k}",
-                                 param_hint="--refine")
+    check_table(game, k, options_given, refine)
     limits = make_limits(startup_timeout, reply_timeout, **limit_options)
     limit_flags = {"--startup-timeout": startup_timeout, "--reply-timeout": reply_timeout,
                    **{"--" + key.replace("_", "-"): value for key, value in limit_options.items()}}
@@ -129,6 +123,17 @@ def tournament(bots, game, game_texts, players, hands, rounds, seed, duplicate, 
     code = _conduct(results, out, pool, limits_as_dict(limits), resumed=resumed,
                     transcripts=transcripts)
     sys.exit(code)
+
+
+def check_table(game: str, k: int, options_given: dict, refine: int | None) -> None:
+    """A usage error unless ``game`` can be played at tables of ``k`` with these options."""
+    try:
+        games.make_game(game, k, **options_given)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if refine is not None and refine < k:
+        raise click.BadParameter(f"the top T must make at least one table of {k}",
+                                 param_hint="--refine")
 
 
 def _check_resume(results, options: dict, entrants, seed: int | None, out: Path) -> int:
@@ -293,51 +298,64 @@ def _limit_options(func):
                         help="Seconds a bot has for each reply.")(func)
 
 
+def options() -> dict:
+    """The tournament's command-line parameters by name, in the order of its ``--help``
+    (``pokerbots serve`` takes them too, less those it sets itself)."""
+    return {
+        "bots": click.argument("bots", nargs=-1, required=True),
+        "game": game_options(),
+        "players": click.option(
+            "--players", "-p", type=click.IntRange(min=2), default=None,
+            help="Table size K (default: the number of bots, capped at the game's"
+                 " maximum). Every combination of K bots plays."),
+        "hands": click.option("--hands", "-n", type=click.IntRange(min=1), default=3000,
+                              show_default=True, help="Hands per match."),
+        "rounds": click.option("--rounds", "-r", type=click.IntRange(min=1), default=1,
+                               show_default=True, help="Deal sets per table."),
+        "seed": click.option("--seed", type=int, default=None,
+                             help="Seed of every deal (default: drawn, and recorded)."),
+        "duplicate": click.option(
+            "--duplicate", is_flag=True,
+            help="Play each deal set once per seating, same cards per seat."),
+        "jobs": click.option(
+            "--jobs", "-j", type=click.IntRange(min=1), default=None,
+            help="Matches at once, each on a CPU of its own (default: the CPUs this"
+                 " process may use)."),
+        "out": click.option(
+            "--out", "-o", type=click.Path(path_type=Path), default=None,
+            help="Tournament folder (default logs/tournament-DATE-TIME); the same"
+                 " --out resumes."),
+        "scheduler": click.option(
+            "--scheduler", metavar="ADDRESS", default=None,
+            help="Play on a Dask cluster (tcp://host:port); needs pokerbots[dask]."),
+        "max_faults": click.option(
+            "--max-faults", type=click.IntRange(min=1), default=3, show_default=True,
+            help="Drop a bot from the rest of the tournament after this many faults."),
+        "refine": click.option(
+            "--refine", type=click.IntRange(min=2), default=None, metavar="T",
+            help="After the round robin, more deal sets among the top T bots until"
+                 " their intervals separate."),
+        "refine_steps": click.option(
+            "--refine-steps", type=click.IntRange(min=1), default=5, show_default=True,
+            help="With --refine: at most this many extra steps of --rounds deal"
+                 " sets per table."),
+        "transcripts": click.option(
+            "--transcripts", type=click.Choice(TRANSCRIPTS), default="full",
+            show_default=True,
+            help="Keep each seat's transcript (seatN.in): always, only for failed"
+                 " matches, or never (a big tournament saves most of its disk)."),
+        "timeouts": _limit_options,
+        "limits": bot_limit_options,
+    }
+
+
 def command() -> click.Command:
     """The ``tournament`` command (built on each call, as ``show`` is)."""
-    params = [
-        click.argument("bots", nargs=-1, required=True),
-        game_options(),
-        click.option("--players", "-p", type=click.IntRange(min=2), default=None,
-                     help="Table size K (default: the number of bots, capped at the game's"
-                          " maximum). Every combination of K bots plays."),
-        click.option("--hands", "-n", type=click.IntRange(min=1), default=3000,
-                     show_default=True, help="Hands per match."),
-        click.option("--rounds", "-r", type=click.IntRange(min=1), default=1,
-                     show_default=True, help="Deal sets per table."),
-        click.option("--seed", type=int, default=None,
-                     help="Seed of every deal (default: drawn, and recorded)."),
-        click.option("--duplicate", is_flag=True,
-                     help="Play each deal set once per seating, same cards per seat."),
-        click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-                     help="Matches at once, each on a CPU of its own (default: the CPUs this"
-                          " process may use)."),
-        click.option("--out", "-o", type=click.Path(path_type=Path), default=None,
-                     help="Tournament folder (default logs/tournament-DATE-TIME); the same"
-                          " --out resumes."),
-        click.option("--scheduler", metavar="ADDRESS", default=None,
-                     help="Play on a Dask cluster (tcp://host:port); needs pokerbots[dask]."),
-        click.option("--max-faults", type=click.IntRange(min=1), default=3, show_default=True,
-                     help="Drop a bot from the rest of the tournament after this many faults."),
-        click.option("--refine", type=click.IntRange(min=2), default=None, metavar="T",
-                     help="After the round robin, more deal sets among the top T bots until"
-                          " their intervals separate."),
-        click.option("--refine-steps", type=click.IntRange(min=1), default=5,
-                     show_default=True,
-                     help="With --refine: at most this many extra steps of --rounds deal"
-                          " sets per table."),
-        click.option("--transcripts", type=click.Choice(TRANSCRIPTS), default="full",
-                     show_default=True,
-                     help="Keep each seat's transcript (seatN.in): always, only for failed"
-                          " matches, or never (a big tournament saves most of its disk)."),
-        _limit_options,
-        bot_limit_options,
-    ]
     def func(**kwargs):  # a fresh function: click keeps its parameters on it
         return tournament(**kwargs)
 
     func.__doc__ = tournament.__doc__
-    for param in reversed(params):
+    for param in reversed(options().values()):
         func = param(func)
     return click.command(name="tournament",
                          short_help="Every table of K bots, duplicate deals, rankings.")(func)
@@ -355,4 +373,5 @@ def standings_command() -> click.Command:
                          short_help="The standings of a tournament folder.")(func)
 
 
-__all__ = ["command", "show_text", "standings_command", "write_results"]
+__all__ = ["check_table", "command", "options", "show_text", "standings_command",
+           "tournament", "write_results"]

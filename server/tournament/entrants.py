@@ -48,6 +48,15 @@ class Entrant:
         return cls(**{**data, "args": tuple(data["args"])})
 
 
+def check_name(name: str) -> None:
+    """BotSpecError unless ``name`` can name a bot: letters, digits and ``_.-``, at most
+    :data:`MAX_NAME` characters."""
+    if not _NAME.fullmatch(name):
+        raise BotSpecError(f"the name {name!r} may hold only letters, digits and _.-")
+    if len(name) > MAX_NAME:
+        raise BotSpecError(f"the name {name!r} is longer than {MAX_NAME} characters")
+
+
 def split_name(text: str) -> tuple[str | None, str]:
     """``'tight=./tight_bot'`` -> ``('tight', './tight_bot')``; anything else names no bot."""
     name, sep, rest = text.partition("=")
@@ -65,8 +74,8 @@ def parse_entrants(texts: list[str]) -> list[Entrant]:
         python = shlex.split(arg)[0].endswith(".py")  # parse_bot runs it under this Python
         program = os.path.abspath(spec.argv[1] if python else spec.argv[0])
         rest = spec.argv[2:] if python else spec.argv[1:]
-        if name is not None and len(name) > MAX_NAME:
-            raise BotSpecError(f"the name {name!r} is longer than {MAX_NAME} characters")
+        if name is not None:
+            check_name(name)
         found.append((name, Entrant(name or "", arg, program, tuple(rest), python,
                                     sha256_of(program))))
     taken = {name for name, _ in found if name}

@@ -123,9 +123,10 @@ class _Worker:
         self._reader.join(5.0)
 
 
-def _die_with(parent: int) -> None:
+def die_with_parent(parent: int, signum: int = signal.SIGINT) -> None:
+    """Get ``signum`` when the process ``parent`` dies (exit at once if it is gone already)."""
     libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGINT, 0, 0, 0)
+    libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)
     if os.getppid() != parent:  # it died before the line above
         sys.exit(0)
 
@@ -135,7 +136,7 @@ def main() -> None:
     from .play import play
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a match in progress takes it over
-    _die_with(int(sys.argv[1]))
+    die_with_parent(int(sys.argv[1]))
     out = sys.stdout
     for line in sys.stdin:
         result = play(json.loads(line))

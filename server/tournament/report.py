@@ -5,6 +5,10 @@ by the results web server. It shows the standings with each 95% interval drawn a
 (inline SVG), the run-off order, the cross-table of head-to-head results, the faults with links
 to each failed match's folder, and the options and seed. Every text that comes from outside
 (bot names, arguments, error paragraphs, options) goes through :func:`html.escape`.
+
+:func:`body` is the page without its frame, with the links to failed matches given by the
+caller: the competition service (``pokerbots serve``) shows it inside its own pages, linking
+each match to the service's address for it.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import html
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from . import standings as standings_
@@ -19,7 +24,7 @@ from .store import Store
 
 FILE = "report.html"
 
-_STYLE = """
+STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em;
        color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
@@ -46,7 +51,7 @@ def _signed(value, digits: int = 4) -> str:
     return "-" if value is None else f"{value:+.{digits}f}"
 
 
-def _bars(lines: list[dict]):
+def bars(lines: list[dict]):
     """A function drawing one bot's interval as a small SVG, on a scale shared by all."""
     points = [0.0]
     for line in lines:
@@ -92,18 +97,26 @@ def _link(folder: Path, log_dir: str | None) -> str:
 def render(store: Store, folder: Path, document: dict | None = None) -> str:
     """The page for the tournament whose store is ``store`` and folder ``folder``."""
     document = document or standings_.document(store)
+    return "\n".join([
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>Tournament: {_e(document['game'])}</title><style>{STYLE}</style></head><body>",
+        body(store, document, lambda row: _link(folder, row["log_dir"])),
+        "</body></html>"]) + "\n"
+
+
+def body(store: Store, document: dict, link: Callable[[dict], str]) -> str:
+    """The report's content: headings, tables and fault paragraphs (``link(row)``: the HTML
+    that leads to a failed match's logs)."""
     options = store.meta("options")
     rows = store.matches()
     names = [e.name for e in store.entrants()]
     rules = standings_.rules_of(options)
     lines = document["bots"]
     allin = lines and "allin_adjusted_per_hand" in lines[0]
-    draw = _bars(lines)
+    draw = bars(lines)
     counts = document["matches"]
     out = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>Tournament: {_e(document['game'])}</title><style>{_STYLE}</style></head><body>",
         f"<h1>Tournament: {_e(document['game'])}, {document['players']} players</h1>",
         f"<p>{document['hands_per_match']:,} hands per match"
         f"{', duplicate' if document['duplicate'] else ''}; seed {_e(document['seed'])}."
@@ -154,7 +167,7 @@ def render(store: Store, folder: Path, document: dict | None = None) -> str:
             f"<p><b>{_e(row['culprit'])}</b> in match {row['id']} (table {row['table_no']},"
             f" deal set {row['deal_set']}, seating {row['seating_no']}:"
             f" {_e(', '.join(row['seating']))}) after {row['hands']} hands."
-            f" Logs: {_link(folder, row['log_dir'])}</p><pre>{_e(row['error'] or '')}</pre>")
+            f" Logs: {link(row)}</p><pre>{_e(row['error'] or '')}</pre>")
     out.append("<h2>Options</h2><table><tbody>")
     for key, value in sorted(options.items()):
         out.append(f'<tr><th class="name">{_e(key)}</th>'
@@ -167,5 +180,5 @@ def render(store: Store, folder: Path, document: dict | None = None) -> str:
         out.append(f'<tr><td class="name">{_e(entrant.name)}</td>'
                    f'<td class="name">{_e(entrant.arg)}</td>'
                    f'<td class="name"><code>{_e(entrant.sha256[:16])}…</code></td></tr>')
-    out.append("</tbody></table></body></html>")
-    return "\n".join(out) + "\n"
+    out.append("</tbody></table>")
+    return "\n".join(out)

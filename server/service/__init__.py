@@ -1,0 +1,20 @@
+"""The competition service: ``pokerbots serve SUBMISSIONS``.
+
+Bot authors drop their bots into a folder; every new version is smoke-tested (quarantine)
+before it may play; a tournament among the admitted versions runs at start-up and then every
+hour; the results are on a small web site and behind a JSON API. Everything the service knows
+is kept in one SQLite store in its data folder, so a restart carries on where it stopped.
+
+One job per module:
+
+``submissions``  the submissions folder: bot folders, versions (label, digest), entry points,
+                 copies
+``store``        ``service.sqlite``: bots, versions and their tests, tournaments, matches
+``quarantine``   the smoke test of a new version, in a process of its own
+``tournaments``  a tournament as an ordinary ``pokerbots tournament``, in a process of its own
+``workers``      those processes: a session of their own, a signal to stop, death with the service
+``scheduler``    the trio tasks that watch, test and play, and stop cleanly
+``web``          the Starlette application: routes, log files, the JSON API
+``pages``        the HTML pages; ``chart`` the SVG chart of results over the tournaments
+``command``      the ``serve`` command: options, checks, hypercorn on trio, signals
+"""

@@ -1,0 +1,88 @@
+"""Quarantine: a new version plays ``pokerbots smoke`` before it may play a tournament.
+
+The test is the smoke test's own code (:func:`pokerbots.server.smoke.plan` and
+:func:`~pokerbots.server.smoke.run_case`) for the service's game, its options and its table
+size: the bot takes every seat, ``ROUNDS`` rounds of ``HANDS`` hands each (smoke's defaults),
+against the random bot, under the limits (and the sandbox) the tournaments use. It stops at
+the first failure, whose paragraph, reason and transcript become the version's page.
+
+It runs in a process of its own (:mod:`.workers`; a job as JSON on stdin, the verdict as JSON
+on stdout), because a match is a ``trio.run`` of its own that owns the process's signals, and
+so that nothing a bot does can reach the web server.
+SIGINT ends it cleanly (the match running is ended, no verdict): the version is tested again
+when the service next starts.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import signal
+import sys
+from pathlib import Path
+
+from . import workers
+
+#: Rounds per seat and hands per round: ``pokerbots smoke``'s defaults.
+ROUNDS = 2
+HANDS = 30
+SEED = 1
+#: Seconds the test gets to end after SIGINT, before it is killed.
+GRACE = 20.0
+
+
+def job(entry: Path, logs: Path, *, game: str, game_texts: dict, players: int,
+        limits: dict) -> dict:
+    """What the test process needs (``limits``: as :func:`..tournament.play.limits_as_dict`)."""
+    return {"entry": str(entry), "logs": str(logs), "game": game, "game_texts": game_texts,
+            "players": players, "limits": limits}
+
+
+def test(job: dict) -> dict:
+    """Play the smoke matches of ``job``; the verdict (stops at the first failure)."""
+    from .. import smoke
+    from ..bots import parse_bot
+    from ..match import MatchSetupError
+    from ..tournament.play import limits_from_dict
+
+    spec = parse_bot(shlex.quote(job["entry"]))
+    cases = smoke.plan([job["game"]], [job["players"]], ROUNDS, SEED)
+    logs = Path(job["logs"])
+    limits = limits_from_dict(job["limits"])
+    for number, case in enumerate(cases, 1):
+        try:
+            result = smoke.run_case(case, spec, hands=HANDS, logs=logs, limits=limits,
+                                    game_texts=job["game_texts"])
+        except MatchSetupError as exc:
+            return {"passed": False, "cases": number, "reason": "the smoke test could not"
+                    f" start: {exc}", "report": str(exc), "logs": None, "transcript": None}
+        if not result.passed:
+            report = result.report + f"\nReproduce: {result.command}"
+            return {"passed": False, "cases": number,
+                    "reason": f"{case.name}: {result.reason}", "report": report,
+                    "logs": str(result.logs), "transcript": f"seat{case.seat}.in"}
+    return {"passed": True, "cases": len(cases)}
+
+
+async def run(job: dict) -> dict | None:
+    """The verdict of a test process; None if it was stopped (cancelled) or gave none."""
+    done = await workers.run(__name__, stop_signal=signal.SIGINT, grace=GRACE,
+                             stdin=json.dumps(job).encode(), capture_stdout=True)
+    try:
+        return json.loads(done.stdout.decode().strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return None
+
+
+def main() -> None:
+    workers.adopt()
+    job = json.loads(sys.stdin.read())
+    try:
+        verdict = test(job)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    print(json.dumps(verdict), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,317 @@
+"""What the service does by itself: watch the submissions, test new versions, play tournaments.
+
+Three trio tasks share the store (only they write to it, one at a time: they run in one thread):
+
+``watch``        every ``POLL`` seconds compares each bot folder's fingerprint with the last
+                 one seen; a folder that changed is copied into the data folder and read
+                 (:mod:`.submissions`): a new version is ``testing`` (or ``rejected``, with the
+                 reason); a folder that went away withdraws its bot.
+``test``         smoke-tests the versions waiting, oldest first, one at a time
+                 (:mod:`.quarantine`); a pass admits the version, a failure keeps the bot's
+                 previous admitted version playing.
+``tournaments``  resumes the tournaments a stopped service left unfinished, then plays one at
+                 once and another every ``every`` seconds after each start (right after the
+                 last one ends if it took longer; never two at once). Before each it rescans
+                 and waits for the tests under way; it plays among the admitted versions of
+                 the bots whose folders are there, when there are at least ``players`` of
+                 them (else it waits for them), with a new seed.
+
+Cancelling :meth:`Service.run` stops everything cleanly: the tournament process gets SIGTERM
+and ends its matches (every bot ended), the running test is stopped; both are recorded as
+unfinished and taken up again when the service next starts.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+import trio
+
+from ..tournament import store as tournament_store
+from . import quarantine, submissions, tournaments
+from .store import Store, StoreError
+
+#: Seconds between two looks at the submissions folder.
+POLL = 2.0
+#: Seconds between two copies of a running tournament's matches into the store.
+FOLLOW = 3.0
+#: Where the data folder keeps each version's copy, smoke logs and tournaments.
+BOTS, QUARANTINE, TOURNAMENTS = "bots", "quarantine", "tournaments"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The service's command line, checked."""
+
+    submissions: Path
+    data: Path
+    #: Seconds from the start of one tournament to the start of the next.
+    every: float
+    #: Table size: every combination of this many bots plays; also the smoke test's.
+    players: int
+    #: The tournament command's keyword arguments (less bots, out, seed and scheduler).
+    options: dict
+    #: The bots' limits (:func:`..tournament.play.limits_as_dict`), for the smoke test.
+    limits: dict
+
+    @property
+    def sandbox(self) -> bool:
+        return bool(self.options["sandbox"])
+
+
+def stamp(seconds: float | None = None) -> str:
+    """A time as the service prints and shows it: ``2026-11-23 20:28:56 UTC``."""
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(seconds))
+
+
+class Service:
+    """The scheduler; its attributes tell the web pages what is happening now."""
+
+    def __init__(self, settings: Settings, store: Store, echo=click.echo) -> None:
+        self.settings = settings
+        self.store = store
+        self.echo = echo
+        #: The id of the tournament being played, the bot being tested.
+        self.playing: int | None = None
+        self.testing: str | None = None
+        #: When the next tournament is due (None: when enough bots are admitted).
+        self.next_at: float | None = time.time()
+        self._fingerprints: dict[str, tuple] = {}
+        self._scan_lock = trio.Lock()
+        self._work = trio.Event()
+
+    def say(self, text: str) -> None:
+        self.echo(f"{time.strftime('%H:%M:%S')} {text}")
+
+    async def run(self) -> str | None:
+        """Watch, test and play until cancelled; or until the service cannot go on (its store
+        cannot be written...): then the reason."""
+        failure: list[str] = []
+
+        async def guarded(task) -> None:
+            try:
+                await task()
+            except (StoreError, tournament_store.StoreError, OSError) as exc:
+                failure.append(str(exc))
+                nursery.cancel_scope.cancel()
+
+        async with trio.open_nursery() as nursery:
+            for task in (self.watch, self.test, self.tournaments):
+                nursery.start_soon(guarded, task)
+        return failure[0] if failure else None
+
+    # -- the submissions -------------------------------------------------------------------
+
+    async def watch(self) -> None:
+        while True:
+            await self.scan()
+            await trio.sleep(POLL)
+
+    async def scan(self) -> None:
+        """Read every bot folder that changed since the last scan."""
+        async with self._scan_lock:
+            try:
+                folders = await trio.to_thread.run_sync(submissions.bot_folders,
+                                                        self.settings.submissions)
+            except OSError as exc:
+                self.say(f"cannot read {self.settings.submissions}: {exc}")
+                return
+            for name, folder in sorted(folders.items()):
+                seen = await trio.to_thread.run_sync(submissions.fingerprint, folder)
+                if self._fingerprints.get(name) == seen:
+                    continue
+                examined = await trio.to_thread.run_sync(self._take, name, folder)
+                self._record(examined)
+                self._fingerprints[name] = seen
+            for bot in self.store.bots():
+                if bot["present"] and bot["name"] not in folders:
+                    self.store.set_absent(bot["name"])
+                    self._fingerprints.pop(bot["name"], None)
+                    self.say(f"{bot['name']}: its folder is gone; it plays no more")
+
+    def _take(self, name: str, folder: Path) -> submissions.Examined:
+        """Copy ``folder`` into the data folder and read the copy (in a worker thread)."""
+        bots = self.settings.data / BOTS
+        bots.mkdir(parents=True, exist_ok=True)
+        incoming = bots / f".incoming-{secrets.token_hex(6)}"
+        try:
+            submissions.snapshot(folder, incoming)
+        except (OSError, shutil.Error) as exc:
+            shutil.rmtree(incoming, ignore_errors=True)
+            found = submissions.digest(folder)
+            return submissions.Examined(name, found, found[:12], None,
+                                        f"the folder cannot be copied: {exc}")
+        examined = submissions.examine(name, incoming)
+        if examined.problem is None:  # a valid name: it may name a folder
+            target = self._copy_of(name, examined.digest)
+            if not target.exists():  # else the same version was copied before
+                target.parent.mkdir(exist_ok=True)
+                incoming.rename(target)
+                return examined
+        shutil.rmtree(incoming, ignore_errors=True)
+        return examined
+
+    def _copy_of(self, name: str, digest: str) -> Path:
+        return self.settings.data / BOTS / name / digest[:12]
+
+    def _record(self, examined: submissions.Examined) -> None:
+        name = examined.name
+        version = self.store.find_version(name, examined.digest)
+        now = time.time()
+        if version is None:
+            if examined.problem is not None:
+                version_id = self.store.add_version(
+                    name, examined.digest, examined.label, status="rejected", seen=now,
+                    reason=examined.problem)
+                self.say(f"{name}: version {examined.label} is rejected: {examined.problem}")
+            else:
+                version_id = self.store.add_version(
+                    name, examined.digest, examined.label, status="testing", seen=now,
+                    folder=self.store.relative(self._copy_of(name, examined.digest)),
+                    entry=examined.entry)
+                self.say(f"{name}: new version {examined.label}, in quarantine")
+            version = self.store.version(version_id)
+        bot = self.store.bot(name)
+        if bot is None or bot["version_id"] != version["id"] or not bot["present"]:
+            self.store.set_current(name, version["id"], now)
+        self._work.set()
+
+    # -- quarantine ------------------------------------------------------------------------
+
+    async def test(self) -> None:
+        while True:
+            waiting = self.store.untested()
+            if not waiting:
+                self.testing = None
+                await self._work.wait()
+                self._work = trio.Event()
+                continue
+            await self._test(waiting[0])
+
+    async def _test(self, version: dict) -> None:
+        settings = self.settings
+        logs = settings.data / QUARANTINE / str(version["id"])
+        shutil.rmtree(logs, ignore_errors=True)  # an attempt the service stopped
+        logs.mkdir(parents=True)
+        self.testing = version["name"]
+        options = settings.options
+        verdict = await quarantine.run(quarantine.job(
+            settings.data / version["folder"] / version["entry"], logs, game=options["game"],
+            game_texts=options["game_texts"], players=settings.players,
+            limits=settings.limits))
+        if verdict is None:
+            verdict = {"passed": False, "cases": 0, "reason": "the smoke test process ended"
+                       " without a verdict (see the service's output)", "report": ""}
+        smoke_logs = verdict.get("logs")
+        self.store.set_verdict(
+            version["id"], passed=verdict["passed"], tested=time.time(),
+            cases=verdict["cases"], reason=verdict.get("reason"), report=verdict.get("report"),
+            smoke_logs=smoke_logs and self.store.relative(smoke_logs),
+            transcript=verdict.get("transcript"))
+        if verdict["passed"]:
+            self.say(f"{version['name']}: version {version['label']} passed its smoke test"
+                     f" ({verdict['cases']} matches) and is admitted")
+        else:
+            self.say(f"{version['name']}: version {version['label']} failed its smoke test:"
+                     f" {verdict['reason']}")
+
+    async def settled(self) -> None:
+        """Return once no version is waiting for its test."""
+        while self.store.untested():
+            await trio.sleep(0.2)
+
+    # -- tournaments -----------------------------------------------------------------------
+
+    async def tournaments(self) -> None:
+        for row in reversed(self.store.tournaments("running", "interrupted")):
+            self.say(f"tournament {row['id']}: resuming")
+            await self._play(row)
+        players = self.settings.players
+        while True:
+            self.next_at = max(self.next_at or 0.0, time.time())
+            await trio.sleep(max(0.0, self.next_at - time.time()))
+            await self.scan()
+            await self.settled()
+            field = self.store.playing()
+            if len(field) < players:
+                self.next_at = None
+                await trio.sleep(POLL)
+                continue
+            started = time.time()
+            await self._play(self._new(field, started))
+            self.next_at = started + self.settings.every
+
+    def _new(self, field: list[dict], started: float) -> dict:
+        tournament_id = self.store.next_tournament_id()
+        folder = self.settings.data / TOURNAMENTS / f"{tournament_id:06d}"
+        seed = secrets.randbelow(2 ** 31)
+        bots = [tournaments.entrant(v["name"], self.settings.data / v["folder"] / v["entry"])
+                for v in field]
+        job = tournaments.job(bots, folder, seed, self.settings.options)
+        self.store.add_tournament(
+            tournament_id, seed=seed, started=started, folder=self.store.relative(folder),
+            job=job,
+            bots=[{"name": v["name"], "version": v["label"], "version_id": v["id"]}
+                  for v in field])
+        self.say(f"tournament {tournament_id}: {len(field)} bots"
+                 f" ({', '.join(v['name'] + ' ' + v['label'] for v in field)}), seed {seed}")
+        return self.store.tournament(tournament_id)
+
+    async def _play(self, row: dict) -> None:
+        folder = self.settings.data / row["folder"]
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        job_file = folder.with_name(folder.name + ".json")
+        job_file.write_text(json_text(row["job"]), encoding="utf-8")
+        log_file = folder.with_name(folder.name + ".log")
+        self.playing = row["id"]
+        self.store.set_tournament(row["id"], "running")
+        code = None
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._follow, row["id"], folder)
+                code = await tournaments.run(job_file, log_file)
+                nursery.cancel_scope.cancel()
+        finally:
+            self.playing = None
+            self._finish(row["id"], folder, code, log_file)
+
+    async def _follow(self, tournament_id: int, folder: Path) -> None:
+        while True:
+            await trio.sleep(FOLLOW)
+            self.store.copy_matches(tournament_id, tournaments.matches(folder))
+
+    def _finish(self, tournament_id: int, folder: Path, code: int | None,
+                log_file: Path) -> None:
+        self.store.copy_matches(tournament_id, tournaments.matches(folder))
+        standings = tournaments.standings(folder)
+        now = time.time()
+        if code == 0:
+            self.store.set_tournament(tournament_id, "done", finished=now, standings=standings)
+            self.say(f"tournament {tournament_id}: done")
+        elif code is None or code in tournaments.INTERRUPTED:
+            self.store.set_tournament(tournament_id, "interrupted", standings=standings)
+            self.say(f"tournament {tournament_id}: stopped; it resumes when the service"
+                     " starts again")
+        else:
+            error = f"the tournament stopped with exit code {code}:\n" + tail(log_file)
+            self.store.set_tournament(tournament_id, "failed", finished=now,
+                                      standings=standings, error=error)
+            self.say(f"tournament {tournament_id}: failed (exit code {code}); see {log_file}")
+
+
+def json_text(value) -> str:
+    return json.dumps(value, indent=2) + "\n"
+
+
+def tail(path: Path, lines: int = 20) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return "\n".join(text.splitlines()[-lines:])

@@ -1,0 +1,311 @@
+"""``service.sqlite``: the one store of the competition service, its whole history.
+
+Standard library ``sqlite3`` in WAL mode: the service's main task is the only writer; each web
+request reads through a connection of its own, and never blocks it. Tables:
+
+``meta``         key/value: the options the service was started with (JSON)
+``bots``         one row per bot folder ever seen: ``name``, ``version_id`` (the version now
+                 in its folder), ``admitted_id`` (the version that plays), ``present`` (its
+                 folder is in SUBMISSIONS), ``first_seen``
+``versions``     every version of every bot: ``digest`` (sha256 of its files), ``label``,
+                 ``status`` (``testing``, ``admitted``, ``quarantined``, ``rejected``, or
+                 ``superseded`` when a newer one came before its test), ``reason`` (one line),
+                 ``report`` (the smoke paragraph), ``folder`` and ``entry`` (its copy in the
+                 data folder), ``smoke_logs`` and ``transcript`` (the failing smoke match),
+                 ``seen``, ``tested``, ``cases`` (smoke matches played)
+``tournaments``  ``status`` (``running``, ``interrupted``, ``done``, ``failed``), ``seed``,
+                 ``started``, ``finished``, ``folder`` (the tournament's own folder, with its
+                 ``results.sqlite`` and ``report.html``), ``job`` (what it was started with,
+                 so that a restart resumes it exactly), ``bots`` (names and versions),
+                 ``standings`` (its ``standings.json``), ``error``
+``matches``      every match of every tournament, numbered across all of them: the
+                 tournament's row for it (``match_no`` is its id there) copied over as it
+                 plays, ``log_dir`` relative to the data folder
+
+Paths are stored relative to the data folder, so that the folder can move. Times are seconds
+since the epoch (UTC).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+FILE = "service.sqlite"
+VERSION_STATUSES = ("testing", "admitted", "quarantined", "rejected", "superseded")
+TOURNAMENT_STATUSES = ("running", "interrupted", "done", "failed")
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS bots (
+    name TEXT PRIMARY KEY, version_id INTEGER, admitted_id INTEGER,
+    present INTEGER NOT NULL DEFAULT 1, first_seen REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS versions (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, digest TEXT NOT NULL, label TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN {VERSION_STATUSES!r}),
+    reason TEXT, report TEXT, folder TEXT, entry TEXT, smoke_logs TEXT, transcript TEXT,
+    seen REAL NOT NULL, tested REAL, cases INTEGER,
+    UNIQUE (name, digest));
+CREATE TABLE IF NOT EXISTS tournaments (
+    id INTEGER PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN {TOURNAMENT_STATUSES!r}),
+    seed INTEGER NOT NULL, started REAL NOT NULL, finished REAL, folder TEXT NOT NULL,
+    job TEXT NOT NULL, bots TEXT NOT NULL, standings TEXT, error TEXT);
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY, tournament_id INTEGER NOT NULL, match_no INTEGER NOT NULL,
+    table_no INTEGER, deal_set INTEGER, seating_no INTEGER, seating TEXT NOT NULL,
+    status TEXT NOT NULL, hands INTEGER, bankrolls TEXT, culprit TEXT, error TEXT,
+    log_dir TEXT, started REAL, finished REAL,
+    UNIQUE (tournament_id, match_no));
+CREATE INDEX IF NOT EXISTS matches_culprit ON matches (culprit);
+"""
+
+_JSON = {"bots", "standings", "job", "seating", "bankrolls"}
+
+
+class StoreError(Exception):
+    """The service's store cannot be read or written; the message says what happened."""
+
+
+def _rows(cursor) -> list[dict]:
+    names = [d[0] for d in cursor.description]
+    rows = []
+    for values in cursor:
+        row = dict(zip(names, values))
+        for key in _JSON.intersection(row):
+            if row[key] is not None:
+                row[key] = json.loads(row[key])
+        rows.append(row)
+    return rows
+
+
+class Store:
+    """The service's store in a data folder (:func:`open_store`)."""
+
+    def __init__(self, data: Path, db: sqlite3.Connection) -> None:
+        self.data = data
+        self.path = data / FILE
+        self.db = db
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _all(self, sql: str, args=()) -> list[dict]:
+        return _rows(self.db.execute(sql, args))
+
+    def _one(self, sql: str, args=()) -> dict | None:
+        found = self._all(sql, args)
+        return found[0] if found else None
+
+    def _write(self, sql: str, args=()) -> int | None:
+        try:
+            with self.db:
+                return self.db.execute(sql, args).lastrowid
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write {self.path}: {exc}") from None
+
+    def relative(self, path: Path | str) -> str:
+        """``path`` relative to the data folder (absolute if it is outside)."""
+        path = Path(path).resolve()
+        data = self.data.resolve()
+        return os.path.relpath(path, data) if path.is_relative_to(data) else str(path)
+
+    # -- meta ------------------------------------------------------------------------------
+
+    def meta(self, key: str):
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def set_meta(self, key: str, value) -> None:
+        self._write("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                    (key, json.dumps(value)))
+
+    # -- bots and versions -----------------------------------------------------------------
+
+    def bots(self) -> list[dict]:
+        """Every bot, by name, with its current (``version``) and admitted (``admitted``)
+        version rows."""
+        found = self._all("SELECT * FROM bots ORDER BY name")
+        versions = {v["id"]: v for v in self._all("SELECT * FROM versions")}
+        for bot in found:
+            bot["version"] = versions.get(bot["version_id"])
+            bot["admitted"] = versions.get(bot["admitted_id"])
+        return found
+
+    def bot(self, name: str) -> dict | None:
+        return next((b for b in self.bots() if b["name"] == name), None)
+
+    def versions(self, name: str) -> list[dict]:
+        """The bot's versions, newest first."""
+        return self._all("SELECT * FROM versions WHERE name = ? ORDER BY id DESC", (name,))
+
+    def version(self, version_id: int) -> dict | None:
+        return self._one("SELECT * FROM versions WHERE id = ?", (version_id,))
+
+    def find_version(self, name: str, digest: str) -> dict | None:
+        return self._one("SELECT * FROM versions WHERE name = ? AND digest = ?", (name, digest))
+
+    def add_version(self, name: str, digest: str, label: str, *, status: str, seen: float,
+                    reason: str | None = None, folder: str | None = None,
+                    entry: str | None = None) -> int:
+        return self._write(
+            "INSERT INTO versions (name, digest, label, status, reason, folder, entry, seen)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (name, digest, label, status, reason, folder, entry, seen))
+
+    def set_current(self, name: str, version_id: int, seen: float) -> None:
+        """The bot's folder holds ``version_id`` now (and is there)."""
+        self._write(
+            "INSERT INTO bots (name, version_id, present, first_seen) VALUES (?, ?, 1, ?)"
+            " ON CONFLICT (name) DO UPDATE SET version_id = excluded.version_id, present = 1",
+            (name, version_id, seen))
+        version = self.version(version_id)
+        if version["status"] == "admitted":  # back to a version that passed: it plays again
+            self._write("UPDATE bots SET admitted_id = ? WHERE name = ?", (version_id, name))
+
+    def set_absent(self, name: str) -> None:
+        self._write("UPDATE bots SET present = 0 WHERE name = ?", (name,))
+
+    def untested(self) -> list[dict]:
+        """The versions waiting for their smoke test, oldest first (a version that is no
+        longer in its bot's folder is marked superseded instead)."""
+        waiting = self._all("SELECT v.*, b.version_id AS current FROM versions v"
+                            " JOIN bots b ON b.name = v.name WHERE v.status = 'testing'"
+                            " ORDER BY v.id")
+        for version in waiting:
+            if version["current"] != version["id"]:
+                self._write("UPDATE versions SET status = 'superseded', reason = ?"
+                            " WHERE id = ?",
+                            ("a newer version came before its smoke test", version["id"]))
+        return [v for v in waiting if v["current"] == v["id"]]
+
+    def set_verdict(self, version_id: int, *, passed: bool, tested: float, cases: int,
+                    reason: str | None = None, report: str | None = None,
+                    smoke_logs: str | None = None, transcript: str | None = None) -> None:
+        """Record a smoke test: a pass admits the version if its folder still holds it."""
+        status = "admitted" if passed else "quarantined"
+        self._write("UPDATE versions SET status = ?, reason = ?, report = ?, smoke_logs = ?,"
+                    " transcript = ?, tested = ?, cases = ? WHERE id = ?",
+                    (status, reason, report, smoke_logs, transcript, tested, cases,
+                     version_id))
+        if passed:
+            self._write("UPDATE bots SET admitted_id = ? WHERE version_id = ?",
+                        (version_id, version_id))
+
+    def test_again(self) -> int:
+        """Every tested version that has a copy waits for its test again, and no bot plays
+        until one passes (the game or the table size changed); returns how many."""
+        try:
+            with self.db:
+                count = self.db.execute(
+                    "UPDATE versions SET status = 'testing', reason = NULL, report = NULL,"
+                    " smoke_logs = NULL, transcript = NULL, tested = NULL, cases = NULL"
+                    " WHERE status IN ('admitted', 'quarantined') AND folder IS NOT NULL"
+                ).rowcount
+                self.db.execute("UPDATE bots SET admitted_id = NULL")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write {self.path}: {exc}") from None
+        return count
+
+    def playing(self) -> list[dict]:
+        """The admitted version of every bot whose folder is there, by name."""
+        return [b["admitted"] for b in self.bots() if b["present"] and b["admitted"]]
+
+    # -- tournaments -----------------------------------------------------------------------
+
+    def next_tournament_id(self) -> int:
+        return self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tournaments").fetchone()[0]
+
+    def add_tournament(self, tournament_id: int, *, seed: int, started: float, folder: str,
+                       job: dict, bots: list[dict]) -> None:
+        self._write(
+            "INSERT INTO tournaments (id, status, seed, started, folder, job, bots)"
+            " VALUES (?, 'running', ?, ?, ?, ?, ?)",
+            (tournament_id, seed, started, folder, json.dumps(job), json.dumps(bots)))
+
+    def tournaments(self, *statuses: str, limit: int | None = None) -> list[dict]:
+        """Tournaments (those with one of ``statuses``), newest first."""
+        sql = "SELECT * FROM tournaments"
+        if statuses:
+            sql += f" WHERE status IN ({','.join('?' * len(statuses))})"
+        sql += " ORDER BY id DESC"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return self._all(sql, statuses)
+
+    def tournament(self, tournament_id: int) -> dict | None:
+        return self._one("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+
+    def set_tournament(self, tournament_id: int, status: str, *, finished: float | None = None,
+                       standings: dict | None = None, error: str | None = None) -> None:
+        self._write("UPDATE tournaments SET status = ?, finished = ?,"
+                    " standings = COALESCE(?, standings), error = ? WHERE id = ?",
+                    (status, finished, None if standings is None else json.dumps(standings),
+                     error, tournament_id))
+
+    # -- matches ---------------------------------------------------------------------------
+
+    def copy_matches(self, tournament_id: int, rows: list[dict]) -> None:
+        """Copy a tournament's match rows (as its own store has them) in; each keeps the
+        number it got the first time."""
+        values = [(tournament_id, r["id"], r["table_no"], r["deal_set"], r["seating_no"],
+                   json.dumps(r["seating"]), r["status"], r["hands"],
+                   None if r["bankrolls"] is None else json.dumps(r["bankrolls"]),
+                   r["culprit"], r["error"], r["log_dir"] and self.relative(r["log_dir"]),
+                   r["started"], r["finished"]) for r in rows]
+        try:
+            with self.db:
+                self.db.executemany(
+                    "INSERT INTO matches (tournament_id, match_no, table_no, deal_set,"
+                    " seating_no, seating, status, hands, bankrolls, culprit, error, log_dir,"
+                    " started, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (tournament_id, match_no) DO UPDATE SET"
+                    " status = excluded.status, hands = excluded.hands,"
+                    " bankrolls = excluded.bankrolls, culprit = excluded.culprit,"
+                    " error = excluded.error, log_dir = excluded.log_dir,"
+                    " started = excluded.started, finished = excluded.finished", values)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write {self.path}: {exc}") from None
+
+    def matches(self, tournament_id: int) -> list[dict]:
+        return self._all("SELECT * FROM matches WHERE tournament_id = ? ORDER BY id",
+                         (tournament_id,))
+
+    def match(self, match_id: int) -> dict | None:
+        return self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
+
+    def failed_matches(self, name: str) -> list[dict]:
+        """The matches ``name`` broke a rule in, newest first."""
+        return self._all("SELECT * FROM matches WHERE culprit = ? AND status = 'failed'"
+                         " ORDER BY id DESC", (name,))
+
+
+def _connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
+    if read_only:
+        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    db = sqlite3.connect(str(path), timeout=30)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    return db
+
+
+def open_store(data: Path) -> Store:
+    """The store in ``data`` (both created if missing)."""
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+        db = _connect(data / FILE)
+        with db:
+            db.executescript(_SCHEMA)
+    except (OSError, sqlite3.Error) as exc:
+        raise StoreError(f"cannot open the service's store in {data}: {exc}") from None
+    return Store(data, db)
+
+
+def reader(data: Path) -> Store:
+    """A read-only connection to the store in ``data``, for one web request."""
+    try:
+        return Store(data, _connect(data / FILE, read_only=True))
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read {data / FILE}: {exc}") from None

@@ -1,0 +1,89 @@
+"""The service's tournaments: each one an ordinary ``pokerbots tournament``, in a process.
+
+:func:`job` is the keyword arguments of :func:`pokerbots.server.tournament.command.tournament`:
+the admitted versions as ``NAME=ENTRY`` (their copies in the data folder), a new seed, the
+tournament's own folder as ``out``, and the service's tournament options. The service records
+the job before the tournament starts; after a restart it runs the same job again, and the
+tournament command resumes the folder (finished matches kept, the others played again).
+
+The process is ``python -m pokerbots.server.service.tournaments SERVICE_PID JOB`` (see
+:mod:`.workers`), its output in the tournament's log file. SIGTERM stops it as it stops
+``pokerbots tournament``: every bot ended, the running matches put back, the standings so far
+written. Its exit code is the
+tournament command's: 0 done, 130 or 143 interrupted, 2 the job no longer fits its folder
+(a bot's copy was changed), 3 the tournament could not go on.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from ..tournament import director, store
+from ..tournament.command import STANDINGS_FILE, tournament
+from . import workers
+
+#: Exit codes of the tournament command that mean it was stopped, not that it failed.
+INTERRUPTED = (130, 143)
+#: Seconds a stopped tournament gets to end its matches before it is killed.
+GRACE = director.GRACE + 30.0
+
+
+def entrant(name: str, entry: Path) -> str:
+    """The ``NAME=BOT`` argument of a bot's copy."""
+    return f"{name}={shlex.quote(str(entry))}"
+
+
+def job(bots: list[str], out: Path, seed: int, options: dict) -> dict:
+    """The tournament command's arguments (``options``: the service's tournament options)."""
+    return {**options, "bots": bots, "out": str(out), "seed": seed, "scheduler": None}
+
+
+async def run(job_file: Path, log_file: Path) -> int:
+    """Play the tournament of ``job_file``; its exit code. Cancelled, it is stopped with
+    SIGTERM (and killed after GRACE seconds) before the cancellation goes on."""
+    with open(log_file, "ab") as log:
+        done = await workers.run(__name__, str(job_file), stop_signal=signal.SIGTERM,
+                                 grace=GRACE, stdin=subprocess.DEVNULL, stdout=log,
+                                 stderr=subprocess.STDOUT)
+    return done.returncode
+
+
+def matches(folder: Path) -> list[dict]:
+    """The match rows of the tournament in ``folder`` ([] before its store exists)."""
+    if not store.exists(folder):
+        return []
+    results = store.open_store(folder)
+    try:
+        return results.matches()
+    finally:
+        results.close()
+
+
+def standings(folder: Path) -> dict | None:
+    """The tournament's ``standings.json``, if it has written one."""
+    try:
+        return json.loads((folder / STANDINGS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def main() -> None:
+    workers.adopt()
+    arguments = json.loads(Path(sys.argv[2]).read_text(encoding="utf-8"))
+    arguments["out"] = Path(arguments["out"])
+    try:
+        tournament(**arguments)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,258 @@
+"""The web site: a Starlette application, served by hypercorn on trio (:mod:`.command`).
+
+Starlette rather than Quart-Trio: the site is a dozen routes of server-rendered text and
+files, and Starlette is exactly that (routing, responses, files streamed from disk) in a small
+library whose only dependency, AnyIO, runs on trio; Quart-Trio would bring Flask's stack
+(Werkzeug, Jinja, Blinker...) for features the site does not use.
+
+Routes: ``/`` (standings, chart, quarantine, bots, tournaments), ``/bots/NAME``,
+``/tournaments/ID``, ``/matches/ID`` and ``/matches/ID/FILE`` (a match's log files as plain
+text), ``/versions/ID/FILE`` (the logs of a version's failed smoke match), the JSON API
+``/api/standings``, ``/api/bots``, ``/api/tournaments``, and ``/healthz``.
+
+A file is served only when its name is one a match writes (``hands.txt``, ``seatN.in``...)
+and its real path, links resolved, is inside the data folder: a request can never reach
+another file. Every response says ``Content-Security-Policy: default-src 'none'`` (no script
+runs, even if some text were not escaped) and ``X-Content-Type-Options: nosniff`` (a log is
+never taken for a page). Handlers are plain functions, which Starlette runs in worker
+threads, each with its own read-only connection to the store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ..tournament import report
+from ..tournament import standings as standings_
+from ..tournament import store as tournament_store
+from . import pages
+from .store import reader
+
+#: The files of a match folder that may be served.
+LOG_FILES = re.compile(r"hands\.txt|hands\.jsonl|summary\.json|timing\.json"
+                       r"|seat\d{1,2}\.in|seat\d{1,2}\.stderr")
+#: The order they are listed in on a match's page.
+_LISTED = ("hands.txt", "hands.jsonl", "summary.json", "timing.json")
+
+HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none';"
+     b" frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+TEXT = "text/plain; charset=utf-8"
+
+
+def iso(seconds: float | None) -> str | None:
+    """A time for the JSON API: ISO 8601 in UTC, to the second."""
+    if seconds is None:
+        return None
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
+
+
+def log_file(data: Path, folder: str | None, name: str) -> Path | None:
+    """The file ``name`` of the log folder ``folder`` (relative to ``data``), if it may be
+    served: a log file's name, a regular file, inside the data folder once links are
+    resolved. None otherwise."""
+    if not folder or not LOG_FILES.fullmatch(name):
+        return None
+    root = data.resolve()
+    path = (root / folder / name).resolve()
+    if not path.is_relative_to(root) or not path.is_file():
+        return None
+    return path
+
+
+def log_files(data: Path, folder: str | None) -> list[str]:
+    """The files of a log folder that may be served, in a reading order."""
+    if not folder:
+        return []
+    try:
+        names = {p.name for p in (data / folder).iterdir()}
+    except OSError:
+        return []
+    seats = sorted((n for n in names if LOG_FILES.fullmatch(n) and n.startswith("seat")),
+                   key=lambda n: (int(re.sub(r"\D", "", n)), n))
+    return [n for n in (*_LISTED, *seats) if n in names and log_file(data, folder, n)]
+
+
+def tail(path: Path, lines: int) -> str:
+    """The last ``lines`` lines of a text file (its last 64 KiB at most)."""
+    with open(path, "rb") as f:
+        f.seek(0, 2)
+        f.seek(max(0, f.tell() - 65536))
+        text = f.read().decode("utf-8", "replace")
+    return "\n".join(text.splitlines()[-lines:])
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`HEADERS` on every response."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(data: Path, now: Callable[[], pages.Now]):
+    """The site of the service whose data folder is ``data``; ``now()`` tells what the
+    scheduler is doing."""
+
+    def not_found(text: str) -> HTMLResponse:
+        return HTMLResponse(pages.not_found(text, now()), status_code=404)
+
+    def home(request: Request) -> Response:
+        with reading(data) as store:
+            return HTMLResponse(pages.home(store, now()))
+
+    def bot(request: Request) -> Response:
+        name = request.path_params["name"]
+
+        def transcript(version: dict) -> str | None:
+            path = log_file(data, version["smoke_logs"], version["transcript"] or "")
+            return None if path is None else tail(path, pages.TRANSCRIPT_LINES)
+
+        with reading(data) as store:
+            page = pages.bot(store, name, now(), transcript)
+        return not_found(f"There is no bot called {name}.") if page is None else HTMLResponse(page)
+
+    def tournament(request: Request) -> Response:
+        tournament_id = request.path_params["tournament_id"]
+        with reading(data) as store:
+            row = store.tournament(tournament_id)
+            if row is None:
+                return not_found(f"There is no tournament {tournament_id}.")
+            numbers = {m["match_no"]: m["id"] for m in store.matches(tournament_id)}
+            body = report_body(data / row["folder"], row, numbers)
+            return HTMLResponse(pages.tournament(store, row, body, now()))
+
+    def match(request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        with reading(data) as store:
+            row = store.match(match_id)
+        if row is None:
+            return not_found(f"There is no match {match_id}.")
+        return HTMLResponse(pages.match(row, log_files(data, row["log_dir"]), now()))
+
+    def text_file(folder: str | None, name: str, what: str) -> Response:
+        path = log_file(data, folder, name)
+        if path is None:
+            return not_found(f"{what} has no log file {name}.")
+        return FileResponse(path, media_type=TEXT)
+
+    def match_file(request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        with reading(data) as store:
+            row = store.match(match_id)
+        return text_file(row and row["log_dir"], request.path_params["name"],
+                         f"Match {match_id}")
+
+    def version_file(request: Request) -> Response:
+        version_id = request.path_params["version_id"]
+        with reading(data) as store:
+            row = store.version(version_id)
+        return text_file(row and row["smoke_logs"], request.path_params["name"],
+                         f"Version {version_id}'s smoke test")
+
+    def api_standings(request: Request) -> Response:
+        with reading(data) as store:
+            done = store.tournaments("done", limit=1)
+        if not done:
+            return JSONResponse({"error": "no tournament has finished yet"}, status_code=404)
+        latest = done[0]
+        return JSONResponse({**latest["standings"], "tournament_id": latest["id"],
+                             "started": iso(latest["started"]),
+                             "finished": iso(latest["finished"])})
+
+    def api_bots(request: Request) -> Response:
+        with reading(data) as store:
+            bots = store.bots()
+        found = []
+        for row in bots:
+            status, reason, admitted = pages.describe(row)
+            found.append({"name": row["name"], "version": row["version"]["label"],
+                          "status": status, "reason": reason, "admitted_version": admitted})
+        return JSONResponse(found)
+
+    def api_tournaments(request: Request) -> Response:
+        with reading(data) as store:
+            rows = store.tournaments()
+        return JSONResponse([
+            {"id": t["id"], "started": iso(t["started"]), "finished": iso(t["finished"]),
+             "bots": [{"name": b["name"], "version": b["version"]} for b in t["bots"]],
+             "status": t["status"]} for t in rows])
+
+    def healthz(request: Request) -> Response:
+        with reading(data) as store:
+            store.meta("options")  # the store answers
+        state = now()
+        return JSONResponse({"status": "ok", "playing": state.playing,
+                             "testing": state.testing})
+
+    routes = [
+        Route("/", home),
+        Route("/bots/{name}", bot),
+        Route("/tournaments/{tournament_id:int}", tournament),
+        Route("/matches/{match_id:int}", match),
+        Route("/matches/{match_id:int}/{name}", match_file),
+        Route("/versions/{version_id:int}/{name}", version_file),
+        Route("/api/standings", api_standings),
+        Route("/api/bots", api_bots),
+        Route("/api/tournaments", api_tournaments),
+        Route("/healthz", healthz),
+    ]
+
+    async def missing(request: Request, exc) -> Response:
+        return not_found(f"Nothing is at {request.url.path}.")
+
+    app = Starlette(routes=routes, exception_handlers={404: missing})
+    return SecurityHeaders(app)
+
+
+@contextmanager
+def reading(data: Path):
+    """``with reading(data) as store``: a read-only store for one request, closed after."""
+    store = reader(data)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def report_body(folder: Path, row: dict, numbers: dict[int, int]) -> str | None:
+    """The content of the tournament's ``report.html``, made from its own store, each failed
+    match linked to its page here (``numbers``: its id there -> its id here)."""
+    if not tournament_store.exists(folder):
+        return None
+    results = tournament_store.open_store(folder)
+    try:
+        document = row["standings"] if row["status"] == "done" else None
+        document = document or standings_.document(results)
+
+        def link(match: dict) -> str:
+            number = numbers.get(match["id"])
+            return "-" if number is None else f'<a href="/matches/{number}">match {number}</a>'
+
+        return report.body(results, document, link)
+    finally:
+        results.close()
