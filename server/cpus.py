@@ -3,10 +3,11 @@
 A match pins itself and its bots to one CPU: they take turns, and waking a process on the same
 CPU costs far less than on another (but a match alone on a machine of several CPUs runs on all
 of them: :func:`auto_cpu`). Matches started together must not share a CPU while another is
-idle, so a match claims its CPU: an exclusive ``flock`` on a file per CPU in a folder
-shared by every pokerbots process of the user. The claim lasts as long as the process (the
-kernel drops the lock when it exits, however it exits). When every allowed CPU is claimed, the
-match shares one, chosen by its process id: it still runs, only slower.
+idle, so a match claims its CPU: an exclusive ``flock`` on a slot file in a folder shared by
+every pokerbots process of the user. The claim lasts as long as the process (the kernel drops
+the lock when it exits, however it exits). Slots spread the load when there are more matches
+than CPUs: a CPU's second slot is taken only once every CPU has its first, and so on, so that
+five matches on two CPUs run three and two, never four and one.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ def lock_folder() -> Path:
 
 
 def claim_cpu() -> int:
-    """A CPU this process may use that no other pokerbots process has claimed, claimed until
-    this process exits (or the first allowed CPU when all are claimed)."""
+    """A CPU this process may use, claimed until this process exits: one no other pokerbots
+    process has claimed while there is one, else one of those claimed the fewest times."""
     allowed = sorted(os.sched_getaffinity(0))
     for cpu in allowed:
         if cpu in _held:
@@ -37,20 +38,31 @@ def claim_cpu() -> int:
         folder.mkdir(mode=0o700, exist_ok=True)
     except OSError:
         return allowed[os.getpid() % len(allowed)]
-    for cpu in allowed:
-        try:
-            fd = os.open(folder / f"cpu{cpu}.lock", os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError:
-            continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            continue
-        os.set_inheritable(fd, False)  # the bots must not keep the claim alive
-        _held[cpu] = fd
-        return cpu
+    for slot in range(_SLOTS):
+        for cpu in allowed:
+            fd = _try_lock(folder / f"cpu{cpu}.{slot}.lock")
+            if fd is not None:
+                os.set_inheritable(fd, False)  # the bots must not keep the claim alive
+                _held[cpu] = fd
+                return cpu
     return allowed[os.getpid() % len(allowed)]
+
+
+_SLOTS = 64  # claims per CPU counted; beyond that a CPU is picked by process id
+
+
+def _try_lock(path: Path) -> int | None:
+    """An open descriptor holding an exclusive lock on ``path``, or None if another holds it."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def auto_cpu() -> int | None:
@@ -67,21 +79,15 @@ def auto_cpu() -> int | None:
 
 
 def _claimed_elsewhere(cpus: list[int]) -> bool:
-    """Whether another process holds the claim on any of ``cpus`` (not ours)."""
+    """Whether another process holds a claim on any of ``cpus`` (not ours)."""
     folder = lock_folder()
     for cpu in cpus:
         if cpu in _held:
             continue
-        try:
-            fd = os.open(folder / f"cpu{cpu}.lock", os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError:
-            continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        fd = _try_lock(folder / f"cpu{cpu}.0.lock")
+        if fd is None:
             return True
-        finally:
-            os.close(fd)  # closing drops a lock taken just now
+        os.close(fd)  # closing drops a lock taken just now
     return False
 
 

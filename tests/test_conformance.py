@@ -25,11 +25,12 @@ from pokerbots.server.referee import Referee
 PROTOCOL = (Path(__file__).resolve().parent.parent / "protocol" / "PROTOCOL.md").read_text()
 
 
-def tables():
-    for game in games.all_types():
-        sizes = sorted({game.min_players, min(3, game.max_players), game.max_players})
-        for players in sizes:
-            yield pytest.param(game.name, players, id=f"{game.name}-{players}p")
+def tables() -> list:
+    """Every registered game at its smallest, a three-player and its largest table."""
+    return [pytest.param(game.name, players, id=f"{game.name}-{players}p")
+            for game in games.all_types()
+            for players in sorted({game.min_players, min(3, game.max_players),
+                                   game.max_players})]
 
 
 class RandomBot(Bot):

@@ -16,17 +16,18 @@ sys.stdin.read()  # hold the claim until told to exit
 """
 
 
-def test_processes_holding_claims_get_distinct_cpus_then_share(tmp_path):
+def test_processes_holding_claims_get_distinct_cpus_then_share_evenly(tmp_path):
     env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
     allowed = sorted(os.sched_getaffinity(0))
     holders = []
     try:
-        for _ in range(len(allowed) + 1):
+        for _ in range(2 * len(allowed) + 1):
             p = subprocess.Popen([sys.executable, "-c", CLAIM], env=env, text=True,
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             holders.append((p, int(p.stdout.readline())))
         cpus = [cpu for _, cpu in holders]
         assert sorted(cpus[:len(allowed)]) == allowed  # one each while any is free
+        assert sorted(cpus[:2 * len(allowed)]) == sorted(allowed * 2)  # then two each
         assert cpus[-1] in allowed  # then a CPU is shared rather than refused
         # A claim ends with its process: the next match gets that CPU back.
         first, cpu = holders.pop(0)

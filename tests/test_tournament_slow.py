@@ -164,9 +164,11 @@ def test_resume_after_sigkill_and_after_ctrl_c_gives_the_uninterrupted_standings
 def test_jobs_2_runs_each_match_on_a_cpu_of_its_own(tmp_path):
     bot = ROOT / "tests" / "affinity_bot.py"
     out = tmp_path / "t"
+    # CPU claims of its own: pokerbots processes elsewhere on the machine must not count.
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
     result = pokerbots("tournament", f"a={bot}", f"b={bot}", f"c={bot}", f"d={bot}",
                        "--players", 2, "--duplicate", "--hands", 400, "--seed", 1,
-                       "--out", out, "--jobs", 2, timeout=300)
+                       "--out", out, "--jobs", 2, env=env, timeout=300)
     assert result.returncode == 0, result.stderr
     rows = matches(out)
     allowed = os.sched_getaffinity(0)
