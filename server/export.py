@@ -26,7 +26,7 @@ import click
 
 from . import games
 from .adapters import acpc_format
-from .adapters.follow import CALL, FOLD, RAISE, Act, play
+from .adapters.follow import CALL, FOLD, RAISE, Act, play_recorded
 from .games.base import Deal, Game, IllegalMove
 from .games.betting import Hand
 
@@ -90,12 +90,7 @@ def replay(game: Game, record: dict) -> tuple[Hand, list]:
             if hand.to_act != seat or hand.street != street:
                 raise ValueError(f"seat {seat} acts on street {street}, the rules have seat"
                                  f" {hand.to_act} on street {hand.street}")
-            if word == "FOLD":
-                play(hand, FOLD, acts)
-            elif value == hand.legal().call:
-                play(hand, CALL, acts)
-            else:
-                play(hand, RAISE, acts, value)
+            play_recorded(hand, word, value, acts)
         if hand.to_act is not None or hand.deltas != record["deltas"] or len(holes) != n:
             raise ValueError("it does not reach its recorded result")
     except (KeyError, TypeError, ValueError, IllegalMove, StopIteration) as exc:

@@ -144,12 +144,7 @@ class HandFollower:
             for seat, word, value, _ in actions:
                 if hand.to_act != (seat - me) % n:
                     raise OutOfStep(f"seat {seat} acts out of turn in the hand's record")
-                if word == "FOLD":
-                    play(hand, FOLD, acts)
-                elif value == hand.legal().call:
-                    play(hand, CALL, acts)
-                else:
-                    play(hand, RAISE, acts, value)
+                play_recorded(hand, word, value, acts)
         except (IllegalMove, ValueError) as exc:
             raise OutOfStep(f"the hand's record does not fit the rules: {exc}") from None
         self.hand, self.acts, self.complete = hand, acts, True
@@ -223,6 +218,17 @@ def play(hand: Hand, word: str, acts: list, value: int | None = None) -> None:
         hand.raise_to(value)
         front, total = value, total + value - front
     acts.append(Act(seat, word, front, total, street))
+
+
+def play_recorded(hand: Hand, word: str, value: int, acts: list) -> None:
+    """Play an action as ``hands.jsonl`` records it (``FOLD``, or the money in front after it:
+    a call when that is what calling puts in front, a raise otherwise), as :func:`play`."""
+    if word == "FOLD":
+        play(hand, FOLD, acts)
+    elif value == hand.legal().call:
+        play(hand, CALL, acts)
+    else:
+        play(hand, RAISE, acts, value)
 
 
 def _same_folds(hand: Hand, lines) -> bool:
