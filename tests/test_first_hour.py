@@ -100,3 +100,14 @@ def test_without_bubblewrap_run_says_once_that_bots_share_a_namespace(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stderr.count("bots run without a PID namespace of their own, because"
                                " bubblewrap (bwrap) is not installed") == 1
+
+
+@pytest.mark.slow
+def test_without_bubblewrap_a_tournament_says_once_that_bots_share_a_namespace(tmp_path):
+    env = dict(os.environ, PATH=str(tmp_path / "no-bwrap-here"))
+    result = pokerbots("tournament", f"a={KUHN_BOT}", f"b={KUHN_BOT}", f"c={KUHN_BOT}",
+                       "--players", 2, "--hands", 2, "--seed", 1, "--jobs", 1,
+                       "--out", tmp_path / "t", env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("bots run without a PID namespace of their own, because"
+                               " bubblewrap (bwrap) is not installed") == 1

@@ -117,8 +117,14 @@ def tournament(bots, game, game_texts, players, hands, rounds, seed, duplicate, 
     if cluster is not None:
         pool = cluster
     else:
+        from .. import sandbox
         from .pool import LocalPool
 
+        # As `run` says it: how this machine confines the bots, once, before the first match
+        # (a Dask worker's machine may differ, so only for matches played here).
+        note = sandbox.note_once(limits.sandbox, limits.resources.processes)
+        if note:
+            click.echo(note, err=True)
         pool = LocalPool(jobs or len(os.sched_getaffinity(0)), out / "workers.log")
     code = _conduct(results, out, pool, limits_as_dict(limits), resumed=resumed,
                     transcripts=transcripts)
