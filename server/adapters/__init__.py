@@ -7,33 +7,43 @@ client library, and the foreign protocol on the other side (:mod:`.leanpoker` ov
 process clean-up apply to it unchanged. Adding a kind of foreign bot is one module here and
 one entry in :data:`KINDS`; :func:`parse` is how ``bots.py`` turns a bot argument into the
 relay's command line, and :func:`check_table` refuses, before anything starts, a table an
-adapter cannot play.
+adapter cannot play. A relay module is imported only when a seat is of its kind: a match of
+ordinary bots starts without loading HTTP and socket code it does not use.
 """
 
 from __future__ import annotations
 
 import contextvars
+import importlib
 import sys
+from types import ModuleType
 
 from ..bots import BotSpec, BotSpecError
-from . import acpc, leanpoker
 
 #: Whether an http:// player may be on another host (``pokerbots run --allow-remote-bots``).
 allow_remote = contextvars.ContextVar("allow_remote_bots", default=False)
 
-#: The relay module of each kind of adapter, by the name a BotSpec carries.
-KINDS = {"leanpoker": leanpoker, "acpc": acpc}
+#: The kinds of adapter, by the name a BotSpec carries, with the start of a bot argument
+#: that names one; the relay module of each is ``pokerbots.server.adapters.<kind>``.
+KINDS = {"leanpoker": ("http://", "https://"), "acpc": ("acpc:",)}
+
+
+def relay_module(kind: str) -> ModuleType:
+    """The relay module of the adapter ``kind`` (imported on first use)."""
+    return importlib.import_module(f"{__name__}.{kind}")
 
 
 def _relay(kind: str, label: str, *args: str) -> BotSpec:
     return BotSpec(label, (sys.executable, "-m", f"pokerbots.server.adapters.{kind}", *args),
-                   adapter=kind, hand_feed=getattr(KINDS[kind], "HAND_FEED", False))
+                   adapter=kind, hand_feed=getattr(relay_module(kind), "HAND_FEED", False))
 
 
 def parse(arg: str) -> BotSpec | None:
     """The seat for ``arg`` when it names a foreign bot (``http://...``, ``acpc:COMMAND``),
     else None. BotSpecError says what is wrong with it."""
-    if leanpoker.is_url(arg):
+    kind = next((k for k, starts in KINDS.items() if arg.startswith(starts)), None)
+    if kind == "leanpoker":
+        leanpoker = relay_module(kind)
         try:
             leanpoker.check_url(arg, allow_remote.get())
         except ValueError as exc:
@@ -41,9 +51,9 @@ def parse(arg: str) -> BotSpec | None:
         version = leanpoker.version_of(arg)
         label = f"{arg} ({version})" if version else arg
         return _relay("leanpoker", label, arg)
-    if arg.startswith(acpc.PREFIX):
+    if kind == "acpc":
         try:
-            words = acpc.check_command(arg[len(acpc.PREFIX):])
+            words = relay_module(kind).check_command(arg[len("acpc:"):])
         except ValueError as exc:
             raise BotSpecError(f"bot {arg!r}: {exc}") from None
         from ..bots import parse_bot
@@ -65,10 +75,10 @@ def check_table(specs: list[BotSpec], game, *, sandbox: bool = False) -> None:
                 raise BotSpecError(f"seat {seat} ({spec.label}) is a Lean Poker player: the"
                                    " sandbox has no network to reach it; run without --sandbox")
         elif spec.adapter == "acpc":
-            why = acpc.unsupported(game)
+            why = relay_module("acpc").unsupported(game)
             if why:
                 raise BotSpecError(f"seat {seat} ({spec.label}) is an ACPC agent, which cannot"
                                    f" play this table: {why}")
 
 
-__all__ = ["KINDS", "allow_remote", "check_table", "parse"]
+__all__ = ["KINDS", "allow_remote", "check_table", "parse", "relay_module"]

@@ -48,8 +48,6 @@ from .acpc_format import unsupported as acpc_unsupported
 from .follow import FOLD, RAISE
 from .relay import Relay, RelayFault, serve
 
-#: What a bot argument starts with to name an ACPC agent.
-PREFIX = "acpc:"
 #: The relay reads every hand's public record from the server (BotSpec.hand_feed): an ACPC
 #: state carries the whole betting of the hand, which our messages do not always tell.
 HAND_FEED = True

@@ -46,10 +46,6 @@ REQUEST_TIMEOUT = 600.0
 _INTEGER = re.compile(rb"\s*(-?\d+)\s*")
 
 
-def is_url(arg: str) -> bool:
-    return arg.startswith(("http://", "https://"))
-
-
 def check_url(url: str, allow_remote: bool) -> urllib.parse.SplitResult:
     """The parts of a player's address; ValueError says what to type instead."""
     parts = urllib.parse.urlsplit(url)
