@@ -93,8 +93,12 @@ def test_intervals_cover_the_exact_kuhn_value_about_95_percent_of_the_time(tmp_p
         covered += low <= value <= high
         spread += (line["per_hand"] - float(value)) ** 2
         claimed += line["stderr"] ** 2
-    assert covered >= 20, f"{covered} of {groups} intervals cover {float(value):.4f}"
-    assert 0.4 < spread / claimed < 2.1, (spread, claimed)
+    # The bounds fail an honest estimator about once in a thousand runs: 19 or more of 25
+    # intervals cover (binomial, 95%); the ratio is about chi-square(25)/25, and the standard
+    # errors' own noise widens it. Seatings taken as independent made it 0.025 (a run where the
+    # honest ratio was 0.32, its lowest seen), far outside.
+    assert covered >= 19, f"{covered} of {groups} intervals cover {float(value):.4f}"
+    assert 0.2 < spread / claimed < 2.5, (spread, claimed)
     whole = json.loads((out / "standings.json").read_text())["bots"]
     eq = next(b for b in whole if b["name"] == "eq")
     assert abs(eq["per_hand"] - float(value)) < 4 * eq["stderr"]
