@@ -24,7 +24,8 @@ import trio
 
 from pokerbots.server import fairness, sandbox
 from pokerbots.server.bots import parse_bot
-from pokerbots.server.match import MatchConfig, pick_cpu, run_match
+from pokerbots.server.cpus import claim_cpu
+from pokerbots.server.match import MatchConfig, run_match
 from pokerbots.server.runner import Limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -35,7 +36,7 @@ def rate(bot: Path, players: int, hands: int, logs: Path, isolate: bool) -> tupl
     """(hands per second, seconds for a one-hand match) for one setting."""
     def play(n: int) -> float:
         config = MatchConfig(bots=[parse_bot(str(bot))] * players, hands=n, seed=1, logs=logs,
-                             cpu=pick_cpu(), limits=Limits(isolate=isolate))
+                             cpu=claim_cpu(), limits=Limits(isolate=isolate))
         start = time.perf_counter()
         outcome, _ = run_match(config)
         if outcome.fault is not None:

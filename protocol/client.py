@@ -80,7 +80,7 @@ class RoundInfo:
     #: Hold'em: the chips each player starts a hand with (you first): all the same unless the
     #: table gives each seat its own stack.
     stacks: list[int] | None = None
-    #: The lines the game added to init_round, name -> text (``{'Game': 'holdem-nl', ...}``).
+    #: The lines the game added to init_round, name -> text (``{'StackMode': 'reset', ...}``).
     lines: dict[str, str] = field(default_factory=dict)
 
 

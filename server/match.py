@@ -282,13 +282,6 @@ def cpu_list(cpus: list[int]) -> str:
     return ("CPU " if len(cpus) == 1 else "CPUs ") + text
 
 
-def pick_cpu() -> int:
-    """A CPU for a match that no other pokerbots process has claimed (see :mod:`.cpus`)."""
-    from .cpus import claim_cpu
-
-    return claim_cpu()
-
-
 def _pin(cpu: int) -> None:
     # Bots inherit the affinity. Server and bots take turns, so one CPU serves them all, and
     # waking a process on the same CPU is far cheaper here than waking one on another.

@@ -188,8 +188,8 @@ class ProcessTable:
     def _got(self, seat: int, line: bytes) -> bytes:
         now = time.perf_counter()
         clock = self.clocks[seat]
-        clock.used += now - self._mark
         waited = now - self._mark
+        clock.used += waited
         self._mark = now
         if clock.used > clock.budget:
             raise self._out_of_bank(seat, waited, line)
