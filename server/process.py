@@ -117,7 +117,7 @@ class BotProcess:
         """The next line (without its newline) if it is already here, else None. Never blocks;
         raises :class:`LineTooLong` for a line over :data:`MAX_LINE` bytes."""
         buffer = self.buffer
-        end = buffer.find(b"\n")
+        end = buffer.find(b"\n") if buffer else -1
         if end < 0:
             if len(buffer) > MAX_LINE:
                 raise LineTooLong(bytes(buffer), ended=False)
@@ -127,6 +127,11 @@ class BotProcess:
                 return None
             if not chunk:
                 return None  # end of file: read_line reports it
+            if not buffer:
+                # The usual case: the reply arrives whole and alone, and needs no buffer.
+                last = len(chunk) - 1
+                if chunk[last] == 10 and last <= MAX_LINE and chunk.find(b"\n") == last:
+                    return chunk[:last]
             buffer += chunk
             end = buffer.find(b"\n")
             if end < 0:

@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from pokerbots.protocol import wire
 from pokerbots.protocol.wire import GOODBYE, Kind, Legal, WireError, join, rotate
 
 from .errors import BotFault
 from .games.base import Game, IllegalMove
+from .games.betting import Hand
 
 
-class Exchange(NamedTuple):
+class Exchange:
     """One step of the round: ``messages[s]`` for each seat asked. ``seat`` is the one seat asked
     (``messages`` then holds its message alone), or ``None`` when every seat is asked.
 
@@ -33,10 +34,16 @@ class Exchange(NamedTuple):
     ``s`` is the tuple of those lines. ``kind`` is then the kind of the first message.
     """
 
-    kind: Kind
-    seat: int | None
-    messages: Sequence
-    kinds: Sequence[tuple[Kind, ...]] | None = None
+    __slots__ = ("kind", "seat", "messages", "kinds")
+
+    # A plain class rather than a NamedTuple: one is made per decision, and a compiled
+    # class is built without running Python code.
+    def __init__(self, kind: Kind, seat: int | None, messages: Sequence,
+                 kinds: Sequence[tuple[Kind, ...]] | None = None) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.messages = messages
+        self.kinds = kinds
 
 
 _READY = b"READY"
@@ -82,8 +89,8 @@ class Referee:
         self.hands_played = 0
         #: Number of the hand being played (None before the first and after the last).
         self.hand_number: int | None = None
-        self._order = [rotate(list(range(n)), v) for v in range(n)]
-        self._hand: Any = None
+        self._order: list[list[int]] = [rotate(list(range(n)), v) for v in range(n)]
+        self._hand: Hand | None = None
         self._ended_hand: int | None = None  # the hand whose end_hand and Money replies are due
 
     # -- the round -------------------------------------------------------------------------
@@ -228,22 +235,22 @@ class Referee:
 
     # -- one hand --------------------------------------------------------------------------
 
-    def _start_betting(self, hand) -> None:
+    def _start_betting(self, hand: Hand) -> None:
         """Forget the last hand's actions (the Action lines start afresh)."""
         n = self.players
-        self._blinds = [wire.action_line("BLIND", chips) for chips in hand.forced]
+        self._blinds: list[bytes] = [wire.action_line("BLIND", chips) for chips in hand.forced]
         # last[p]: p's latest action this hand as (word, value, street, sequence number);
         # seen[v]: the sequence number of v's own latest decision.
-        self._last: list[tuple | None] = [None] * n
-        self._seen = [-1] * n
+        self._last: list[tuple[bytes, int, int] | None] = [None] * n
+        self._seen: list[int] = [-1] * n
         self._fold_street: list[int | None] = [None] * n
         self._actions: list[list] = []
-        self._seq = 0
+        self._seq: int = 0
 
-    def _play_message(self, hand, seat: int) -> bytes:
+    def _play_message(self, hand: Hand, seat: int) -> bytes:
         return wire.play_message(self._action_lines(hand, seat), hand.play_lines(seat))
 
-    def _betting(self, hand, first: tuple[bytes, bytes] | None
+    def _betting(self, hand: Hand, first: tuple[bytes, bytes] | None
                  ) -> Generator[Exchange, Any, None]:
         """Ask each seat in turn for its decision until the hand is over. ``first`` is the
         first decision's message and reply when they went out with init_hand."""
@@ -265,7 +272,7 @@ class Referee:
                 self._fold_street[seat] = street
             self._actions.append([seat, word, value, street])
 
-    def _action_lines(self, hand, view: int) -> bytes:
+    def _action_lines(self, hand: Hand, view: int) -> bytes:
         """One ``Action:`` line per player as ``view`` sees them (the protocol's Action rule)."""
         street = hand.street
         since = self._seen[view]
@@ -279,13 +286,16 @@ class Referee:
                 lines.append(act[0])
             elif act is None and street == 0:
                 lines.append(self._blinds[p])
-            elif fold_street[p] is not None and fold_street[p] < street:
-                lines.append(_FOLDED)
             else:
-                lines.append(_PASS.get(front[p]) or wire.action_line("PASS", front[p]))
+                folded = fold_street[p]
+                if folded is not None and folded < street:
+                    lines.append(_FOLDED)
+                else:
+                    lines.append(_PASS.get(front[p]) or wire.action_line("PASS", front[p]))
         return b"".join(lines)
 
-    def _judge_action(self, hand, seat: int, reply: bytes, message: bytes) -> tuple[str, int]:
+    def _judge_action(self, hand: Hand, seat: int, reply: bytes, message: bytes
+                      ) -> tuple[str, int]:
         legal = hand.legal()
         try:
             word, value = wire.read_action(reply)
@@ -308,7 +318,7 @@ class Referee:
                              legal=legal) from None
         return "BET", value
 
-    def _settle(self, hand, number: int, button: int) -> dict:
+    def _settle(self, hand: Hand, number: int, button: int) -> dict:
         """Credit the hand's result to the bankrolls; return its record for the logs."""
         n = self.players
         deltas = hand.deltas
@@ -328,7 +338,7 @@ class Referee:
         record.update(hand.record())
         return record
 
-    def _end_hand_message(self, hand, v: int, shown: list[str]) -> bytes:
+    def _end_hand_message(self, hand: Hand, v: int, shown: list[str]) -> bytes:
         n = self.players
         pots = [(amount, (seat - v) % n) for amount, seat in hand.pots]
         return wire.end_hand_message(self._action_lines(hand, v), rotate(shown, v), pots,

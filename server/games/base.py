@@ -19,8 +19,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pokerbots.protocol.wire import Shape, join, rotate
+
+if TYPE_CHECKING:
+    from .betting import Hand
 
 
 class IllegalMove(Exception):
@@ -238,7 +242,7 @@ class Game:
         """A :class:`Deal` from one line of a ``--cards`` file; ValueError says what is wrong."""
         return self._parse_deal(self, text)
 
-    def new_hand(self, button: int, deal: Deal):
+    def new_hand(self, button: int, deal: Deal) -> Hand:
         """Start a hand (forced bets posted) with ``button`` on that seat."""
         from .betting import Hand
 

@@ -32,9 +32,11 @@ Performance: per action the work is a scan of the seats with no allocation beyon
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pokerbots.protocol.wire import Legal
 
-from .base import Deal, IllegalMove
+from .base import Deal, Game, IllegalMove, Street
 
 #: A stack that never runs out (games without stacks); never shown to anyone.
 UNLIMITED = 1 << 62
@@ -65,8 +67,9 @@ class Hand:
     :meth:`fold` for the seat in :attr:`to_act`, after checking the reply against
     :meth:`legal`. ``stacks`` are the chips each seat brings (None: no limit)."""
 
-    def __init__(self, game, button: int, deal: Deal, stacks) -> None:
-        n = game.players
+    def __init__(self, game: Game, button: int, deal: Deal, stacks: Sequence[int] | None
+                 ) -> None:
+        n: int = game.players
         structure = game.structure
         if len(deal.holes) != n or len(deal.board) != game.board_cards:
             raise ValueError(f"a deal of {game.name} needs {n} hands of {game.hole_cards}"
@@ -77,16 +80,19 @@ class Hand:
         self.board = deal.board
         self._game = game
         self._play, self._end = _renderers(game.type.shape)
-        self._streets = structure.streets
-        self._limit = not structure.no_limit
-        self._cap = structure.cap
-        self._return = structure.return_uncalled
+        self._streets: tuple[Street, ...] = structure.streets
+        self._limit: bool = not structure.no_limit
+        self._cap: int | None = structure.cap
+        self._return: bool = structure.return_uncalled
         self._orders = seat_orders(n)
         self.limited = stacks is not None
-        self.stacks_start = list(stacks) if stacks is not None else [UNLIMITED] * n
-        self.stack = stack = list(self.stacks_start)
-        self.front = front = [0] * n
-        self.folded = folded = [s == 0 for s in stack]  # an empty stack sits the hand out
+        self.stacks_start: list[int] = list(stacks) if stacks is not None else [UNLIMITED] * n
+        self.stack: list[int] = list(self.stacks_start)
+        stack = self.stack
+        self.front: list[int] = [0] * n
+        front = self.front
+        self.folded: list[bool] = [s == 0 for s in stack]
+        folded = self.folded  # an empty stack sits the hand out
         if n - sum(folded) < 2:
             raise ValueError("a hand needs at least two players with chips")
         #: Index of the betting round in progress, or of the last one played once it is over.
@@ -96,12 +102,12 @@ class Hand:
         self._shown_board = 0
         self._board_text = "-"
         # acted[s]: the table bet s left or faced at its latest action this street, -1 if none.
-        self.acted = [-1] * n
-        self._shown = [False] * n
+        self.acted: list[int] = [-1] * n
+        self._shown: list[bool] = [False] * n
         self._pots: list[tuple[int, int]] = []
         self.returned = 0
         #: Dead antes posted, per seat (straight into the pot), or None in a game without them.
-        self.antes = None
+        self.antes: list[int] | None = None
         if structure.dead_ante:
             self.antes = antes = structure.antes(n, button)
             for seat in range(n):
@@ -113,16 +119,16 @@ class Hand:
                 stack[seat] -= posted
                 front[seat] = posted
         #: Forced bets posted in front at the start of the hand, per seat.
-        self.forced = list(front)
+        self.forced: list[int] = list(front)
         # chips put in this hand, current street and dead antes included
-        self.total = list(front) if self.antes is None else [
+        self.total: list[int] = list(front) if self.antes is None else [
             f + a for f, a in zip(front, self.antes)]
-        self.bet = max(front)
+        self.bet: int = max(front)
         # A bet "opens" the street only above the antes (blinds count as a bet).
-        self._base = structure.ante
+        self._base: int = structure.ante
         # The largest full raise increment of the street (limit: the bet size).
-        self.inc = self._streets[0].bet
-        self.raises = 1 if structure.blinds else 0  # bets this street (a blind is the first)
+        self.inc: int = self._streets[0].bet
+        self.raises: int = 1 if structure.blinds else 0  # bets this street (a blind is the first)
         #: Seat whose decision is due, or ``None`` once the hand is over.
         self.to_act: int | None = None
         self._decision = 0  # counts the decisions asked for
