@@ -21,104 +21,126 @@ def render_hand(record: dict, labels: list[str], streets=(), ante: int = 0) -> s
     its label and seat. ``streets`` are the game's
     :class:`~pokerbots.server.games.base.Street` values (headed when there are several);
     ``ante`` the ante every seat posts (the rest of a forced bet is a blind)."""
-    n = len(labels)
-    names = [f"{label} (seat {s})" for s, label in enumerate(labels)]
-    button = record["button"]
-    stacks = record.get("stacks_start")
-    board = record.get("board") or []
-    lines = [f"Hand {record['hand']}: the button is {names[button]}"]
-    for s in range(n):
-        chips = f", {stacks[s]} in chips" if stacks else ""
-        lines.append(f"  {names[s]} holds {record['cards'][s]}{chips}")
-    front = list(record["forced"])
-    dead = record.get("antes") or [0] * n  # dead antes: straight into the pot, never in front
-    earlier = list(dead)  # chips put in before this street's money in front
+    return HandHistory(labels, streets, ante).render(record)
 
-    def all_in(s: int) -> str:
-        return " and is all-in" if stacks and earlier[s] + front[s] >= stacks[s] > 0 else ""
 
-    # Posted in order from the small blind (heads-up the button posts it).
-    small = button if n == 2 else (button + 1) % n
-    big = (small + 1) % n
-    order = [(small + i) % n for i in range(n)]
-    for s in order:
-        if dead[s]:
-            lines.append(f"  {names[s]} posts a dead ante of {dead[s]}"
-                         + (" and is all-in" if stacks and dead[s] >= stacks[s] else ""))
-    for s in order:
-        if ante and front[s]:
-            lines.append(f"  {names[s]} posts an ante of {min(ante, front[s])}"
-                         + ("" if front[s] > ante else all_in(s)))
-        blind = front[s] - ante
-        if blind > 0:
-            which = "big" if s == big else "small"
-            lines.append(f"  {names[s]} posts the {which} blind {blind}{all_in(s)}")
-    headed = len(streets) > 1
-    shown_after = []
-    count = 0
-    for st in streets:
-        count += st.board
-        shown_after.append(count)
-    street = 0
+class HandHistory:
+    """Renders the hands of one match (:func:`render_hand`), with what every hand shares (the
+    players' names, the street headings) worked out once."""
 
-    def head(st: int) -> None:
-        cards = " ".join(board[: shown_after[st]])
-        lines.append(f"  *** {streets[st].name} ***" + (f" [{cards}]" if cards else ""))
+    def __init__(self, labels: list[str], streets=(), ante: int = 0) -> None:
+        self.players = len(labels)
+        self.names = [f"{label} (seat {s})" for s, label in enumerate(labels)]
+        self.streets = list(streets)
+        self.ante = ante
+        self.headed = len(self.streets) > 1
+        # The board cards shown once each street has started.
+        self.shown_after: list[int] = []
+        count = 0
+        for street in self.streets:
+            count += street.board
+            self.shown_after.append(count)
 
-    if headed:
-        head(0)
-    for seat, word, value, st in record["actions"]:
-        while st > street:
+    def render(self, record: dict) -> str:
+        n, names, ante, headed = self.players, self.names, self.ante, self.headed
+        button: int = record["button"]
+        stacks: list[int] | None = record.get("stacks_start")
+        board: list[str] = record.get("board") or []
+        lines = [f"Hand {record['hand']}: the button is {names[button]}"]
+        cards = record["cards"]
+        for s in range(n):
+            chips = f", {stacks[s]} in chips" if stacks else ""
+            lines.append(f"  {names[s]} holds {cards[s]}{chips}")
+        front: list[int] = list(record["forced"])
+        # Dead antes go straight into the pot, never in front.
+        dead: list[int] = record.get("antes") or [0] * n
+        earlier = list(dead)  # chips put in before this street's money in front
+        # Posted in order from the small blind (heads-up the button posts it).
+        small = button if n == 2 else (button + 1) % n
+        big = (small + 1) % n
+        order = [(small + i) % n for i in range(n)]
+        for s in order:
+            if dead[s]:
+                lines.append(f"  {names[s]} posts a dead ante of {dead[s]}"
+                             + (" and is all-in" if stacks and dead[s] >= stacks[s] else ""))
+        for s in order:
+            if ante and front[s]:
+                lines.append(f"  {names[s]} posts an ante of {min(ante, front[s])}"
+                             + ("" if front[s] > ante else _all_in(stacks, earlier, front, s)))
+            blind = front[s] - ante
+            if blind > 0:
+                which = "big" if s == big else "small"
+                lines.append(f"  {names[s]} posts the {which} blind {blind}"
+                             + _all_in(stacks, earlier, front, s))
+        street = 0
+        if headed:
+            lines.append(self._heading(0, board))
+        for seat, word, value, st in record["actions"]:
+            while st > street:
+                street += 1
+                for s in range(n):
+                    earlier[s] += front[s]
+                    front[s] = 0
+                if headed:
+                    lines.append(self._heading(street, board))
+            mine = front[seat]
+            table = max(front)
+            if word == "FOLD":
+                text = "folds"
+            elif value == mine:
+                text = "checks"
+            elif value <= table:
+                text = f"calls {value - mine}"
+            elif table > (ante if street == 0 else 0):
+                text = f"raises to {value}"
+            else:
+                text = f"bets {value - mine}"
+            front[seat] = value
+            if word != "FOLD":
+                text += _all_in(stacks, earlier, front, seat)
+            lines.append(f"  {names[seat]} {text}")
+        # Streets dealt with no betting left (everyone all-in but one, or all).
+        streets = len(self.streets)
+        while headed and street + 1 < streets and self.shown_after[street + 1] <= len(board):
             street += 1
-            for s in range(n):
-                earlier[s] += front[s]
-                front[s] = 0
-            if headed:
-                head(street)
-        mine = front[seat]
-        table = max(front)
-        if word == "FOLD":
-            text = "folds"
-        elif value == mine:
-            text = "checks"
-        elif value <= table:
-            text = f"calls {value - mine}"
-        elif table > (ante if street == 0 else 0):
-            text = f"raises to {value}"
-        else:
-            text = f"bets {value - mine}"
-        front[seat] = value
-        lines.append(f"  {names[seat]} {text}{all_in(seat) if word != 'FOLD' else ''}")
-    # Streets dealt with no betting left (everyone all-in but one, or all).
-    while headed and street + 1 < len(streets) and shown_after[street + 1] <= len(board):
-        street += 1
-        head(street)
-    pots = record["pots"]
-    put = [earlier[s] + front[s] for s in range(n)]
-    returned = sum(put) - sum(amount for amount, _ in pots)
-    if returned > 0:
-        owner = max(range(n), key=put.__getitem__)
-        lines.append(f"  uncalled bet of {returned} returned to {names[owner]}")
-    if board and headed:
-        lines.append(f"  board: {' '.join(board)}")
-    for s, shown in enumerate(record["showdown"]):
-        if shown != "-":
-            lines.append(f"  {names[s]} shows {shown}")
-    for amount, seat in pots:
-        lines.append(f"  {names[seat]} wins {amount}")
-    results = ", ".join(f"{d:+d}" for d in record["deltas"])
-    bankrolls = ", ".join(str(b) for b in record["bankrolls"])
-    lines.append(f"  result: {results}; bankrolls: {bankrolls}")
-    return "\n".join(lines) + "\n\n"
+            lines.append(self._heading(street, board))
+        pots = record["pots"]
+        put = [earlier[s] + front[s] for s in range(n)]
+        returned = sum(put) - sum(amount for amount, _ in pots)
+        if returned > 0:
+            owner = max(range(n), key=put.__getitem__)
+            lines.append(f"  uncalled bet of {returned} returned to {names[owner]}")
+        if board and headed:
+            lines.append(f"  board: {' '.join(board)}")
+        for s, shown in enumerate(record["showdown"]):
+            if shown != "-":
+                lines.append(f"  {names[s]} shows {shown}")
+        for amount, seat in pots:
+            lines.append(f"  {names[seat]} wins {amount}")
+        results = ", ".join([f"{d:+d}" for d in record["deltas"]])
+        bankrolls = ", ".join([str(b) for b in record["bankrolls"]])
+        lines.append(f"  result: {results}; bankrolls: {bankrolls}")
+        lines.append("\n")
+        return "\n".join(lines)
+
+    def _heading(self, street: int, board: list[str]) -> str:
+        cards = " ".join(board[: self.shown_after[street]])
+        return f"  *** {self.streets[street].name} ***" + (f" [{cards}]" if cards else "")
+
+
+def _all_in(stacks: list[int] | None, earlier: list[int], front: list[int], s: int) -> str:
+    """`` and is all-in`` when seat ``s`` has put in its whole stack."""
+    return " and is all-in" if stacks and earlier[s] + front[s] >= stacks[s] > 0 else ""
 
 
 def render_history(source: Path, target: Path, labels: list[str], streets=(),
                    ante: int = 0) -> None:
     """``hands.txt`` from ``hands.jsonl``, hand by hand (a line cut short by a crash ends it)."""
+    history = HandHistory(labels, streets, ante)
     with open(source, encoding="utf-8") as lines, open(target, "w", encoding="utf-8") as out:
         for line in lines:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError:
                 break
-            out.write(render_hand(record, labels, streets, ante))
+            out.write(history.render(record))
