@@ -8,7 +8,8 @@ an event loop.
 
 The loop is written for the hot path: a table answers from :meth:`Table.poll` when the reply is
 already there, and the loop awaits :meth:`Table.reply` only when it is not. Messages for every
-seat are all posted before any reply is awaited, so the bots work on them at the same time.
+seat are all posted before any reply is awaited, so the bots work on them at the same time. A
+seat sent several messages in one write (``exchange.kinds``) answers each with its own line.
 A table reports a seat that cannot answer (it crashed, timed out...) by raising
 :class:`SeatFailure`; the loop turns it into the referee's :class:`BotFault`, with every fact.
 """
@@ -63,16 +64,26 @@ async def drive(referee: Referee, table: Table) -> None:
         while True:
             post(exchange)
             seat = exchange.seat
+            kinds = exchange.kinds
             if seat is not None:
                 s, part = seat, 0
-                line = poll(seat)
-                if line is None:
-                    line = await table.reply(seat)
+                if kinds is None:  # the hot path: one message, one reply
+                    line = poll(seat)
+                    if line is None:
+                        line = await table.reply(seat)
+                    answered(exchange)
+                    exchange = send(line)
+                    continue
+                lines = []
+                for part in range(len(kinds[seat])):  # noqa: B007 (the failure handler reads it)
+                    line = poll(seat)
+                    if line is None:
+                        line = await table.reply(seat)
+                    lines.append(line)
                 answered(exchange)
-                exchange = send(line)
+                exchange = send(tuple(lines))
                 continue
             replies: list = []
-            kinds = exchange.kinds
             for s in range(len(exchange.messages)):
                 if kinds is None:
                     part = 0
@@ -96,10 +107,12 @@ async def drive(referee: Referee, table: Table) -> None:
         assert exchange is not None  # a table fails only while an exchange is under way
         message = exchange.messages[0] if exchange.seat is not None else exchange.messages[s]
         kind = exchange.kind
-        if exchange.kinds is not None:
-            kind, message = exchange.kinds[s][part], message[part]
-        raise referee.fault(failure.seat, kind, failure.reason, sent=message,
-                            received=failure.received, legal=failure.legal) from None
+        if exchange.kinds is None:
+            raise referee.fault(failure.seat, kind, failure.reason, sent=message,
+                                received=failure.received, legal=failure.legal) from None
+        raise referee.fault(failure.seat, exchange.kinds[s][part], failure.reason,
+                            sent=message[part], received=failure.received, legal=failure.legal,
+                            part=part) from None
 
 
 class LocalTable:

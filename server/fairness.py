@@ -164,4 +164,4 @@ def judge(watch: CpuWatch | None, fault, referee):
     if seat is None:
         return dataclasses.replace(fault, reason=f"{fault.reason} (note: {why})")
     return referee.fault(seat, Kind(fault.kind), f"{why}; seat {fault.seat} then failed:"
-                         f" {fault.reason}", legal="")
+                         f" {fault.reason}", legal="", hand=fault.hand)

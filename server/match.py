@@ -165,7 +165,8 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
         log.hand(hand)
 
     referee = Referee(game, rng, end_prob=config.end_prob, hands=hands, button=button,
-                      deals=deals, on_hand=record, labels=[b.label for b in config.bots])
+                      deals=deals, on_hand=record, labels=[b.label for b in config.bots],
+                      defer=_defer(config))
     return PreparedMatch(config, game, referee, log, seed)
 
 
@@ -280,6 +281,18 @@ def cpu_list(cpus: list[int]) -> str:
         parts += [f"{r[0]}-{r[-1]}"] if len(r) > 2 else [str(c) for c in r]
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return ("CPU " if len(cpus) == 1 else "CPUs ") + text
+
+
+def _defer(config: MatchConfig) -> bool:
+    """Whether a seat's init_hand and end-of-hand messages wait for its next turn (see
+    :class:`~.referee.Referee`). Yes when the match runs on one CPU: the bots could not read
+    them side by side anyway, and each write saved is a wake-up saved (3-player Kuhn: five
+    writes a hand become three). No on several CPUs, where the bots read them at the same
+    time, nor with a person at the table (a seat with a reply limit of its own), who should see
+    the cards when the hand starts."""
+    if any(bot.reply_limit is not None for bot in config.bots):
+        return False
+    return config.cpu is not None or len(os.sched_getaffinity(0)) == 1
 
 
 def _pin(cpu: int) -> None:

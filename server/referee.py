@@ -51,6 +51,23 @@ _FOLDED = wire.action_line("FOLD", 0)  # a player who folded on an earlier stree
 _PASS = {chips: wire.action_line("PASS", chips) for chips in range(64)}
 
 
+class _Part:
+    """A message to one seat whose reply decides nothing that follows, waiting to go out with
+    the next: ``hand`` is the hand it belongs to (for a fault) and ``answer`` its only legal
+    reply."""
+
+    __slots__ = ("kind", "message", "hand", "answer")
+
+    def __init__(self, kind: Kind, message: bytes, hand: int | None, answer: bytes) -> None:
+        self.kind = kind
+        self.message = message
+        self.hand = hand
+        self.answer = answer
+
+
+_CURRENT = -1  # fault(): the hand follows from the kind of message
+
+
 class Referee:
     """Referee of one round of ``game``.
 
@@ -60,6 +77,13 @@ class Referee:
     ``rng`` also draws the first button (unless ``button`` is given) and the end of the round.
     ``on_hand`` is called with a JSON-ready record of every hand as soon as it is over.
     ``labels`` name the bots in their faults.
+
+    Messages whose replies decide nothing that follows (``init_hand``, ``end_hand`` when OK is
+    its only answer, the ``EndAction`` lines) wait to go out in one write with the next message
+    to the same seat: by default the messages that start the next hand, to every seat at once.
+    With ``defer``, the seat's next ``play`` (or ``end_round``): a seat hears of a hand when it
+    is first asked to act in it, and a hand of three decisions takes three writes, one per
+    decision. Each seat receives the same bytes either way; only when they arrive differs.
     """
 
     def __init__(
@@ -73,6 +97,7 @@ class Referee:
         deals: Iterable | None = None,
         on_hand: Callable[[dict], None] | None = None,
         labels: Sequence[str] | None = None,
+        defer: bool = False,
     ) -> None:
         self.game = game
         self.players = n = game.players
@@ -92,6 +117,10 @@ class Referee:
         self._order: list[list[int]] = [rotate(list(range(n)), v) for v in range(n)]
         self._hand: Hand | None = None
         self._ended_hand: int | None = None  # the hand whose end_hand and Money replies are due
+        self.defer = defer
+        # What waits to go out to each seat, and what went out in the write in flight.
+        self._pending: list[list[_Part]] = [[] for _ in range(n)]
+        self._flight: list[list[_Part]] = [[] for _ in range(n)]
 
     # -- the round -------------------------------------------------------------------------
 
@@ -109,10 +138,8 @@ class Referee:
 
         number = 0
         button = self.button
-        # Messages of the last hand still to go out, in one write with what follows (their
-        # replies decide nothing that follows): the EndAction lines, and end_hand too when its
-        # only legal answer is OK (stacks that reset every hand: nobody can REBUY).
-        ahead: list[tuple[Kind, list[bytes]]] = []
+        pending = self._pending
+        defer = self.defer and not game.carry
         while True:
             deal = self._next_deal()
             if deal is None:
@@ -120,16 +147,19 @@ class Referee:
             self.hand_number = number
             self._hand = hand = game.new_hand(button, deal)
             self._start_betting(hand)
-            steps = ahead + [(Kind.INIT_HAND, [wire.init_hand_message(number, hand.hole_text(v))
-                                               for v in range(n)])]
-            actor = hand.to_act
-            play = self._play_message(hand, actor) if actor is not None else None
-            # One write per seat: what is ahead, this hand's init_hand and, for the first to
-            # act, its play message; each is answered by its own line, judged in that order.
-            replies = yield self._bundle(steps, actor, play)
-            self._judge_steps(steps, replies)
-
-            first = None if actor is None or play is None else (play, replies[actor][-1])
+            for v in range(n):
+                pending[v].append(_Part(Kind.INIT_HAND,
+                                        wire.init_hand_message(number, hand.hole_text(v)),
+                                        number, _READY))
+            first = None
+            if not defer:
+                # One write per seat: what waits, and for the first to act its play message.
+                actor = hand.to_act
+                play = self._play_message(hand, actor) if actor is not None else None
+                replies = yield self._bundle(actor, play)
+                self._judge_bundle(replies)
+                if actor is not None and play is not None:
+                    first = (play, replies[actor][-1])
             yield from self._betting(hand, first)
 
             record = self._settle(hand, number, button)
@@ -141,10 +171,14 @@ class Referee:
             if game.carry:  # a seat may answer REBUY: the answers make the EndAction lines
                 replies = yield Exchange(Kind.END_HAND, None, messages)
                 words = [self._end_reply(v, replies[v], messages[v]) for v in range(n)]
-                ahead = [(Kind.END_ACTION, self._end_actions(words))]
-            else:
-                ahead = [(Kind.END_HAND, messages),
-                         (Kind.END_ACTION, self._end_actions(["OK"] * n))]
+            else:  # OK is the only answer: end_hand waits with the EndAction lines
+                words = ["OK"] * n
+                for v in range(n):
+                    pending[v].append(_Part(Kind.END_HAND, messages[v], number, b"OK"))
+            actions = self._end_actions(words)
+            for v in range(n):
+                pending[v].append(_Part(Kind.END_ACTION, actions[v], number,
+                                        wire.money_reply(rotate(self.bankrolls, v))))
 
             number += 1
             button = (button + 1) % n
@@ -152,52 +186,77 @@ class Referee:
                 break
 
         self.hand_number = None
-        steps = ahead + [(Kind.END_ROUND, [
-            wire.end_round_message(rotate(self.bankrolls, v), number) for v in range(n)])]
-        if len(steps) == 1:
-            replies = yield Exchange(Kind.END_ROUND, None, steps[0][1])
-            self._expect_all(Kind.END_ROUND, replies, wire.GOODBYE_BYTES, steps[0][1])
+        ends = [wire.end_round_message(rotate(self.bankrolls, v), number) for v in range(n)]
+        if not any(pending):
+            replies = yield Exchange(Kind.END_ROUND, None, ends)
+            self._expect_all(Kind.END_ROUND, replies, wire.GOODBYE_BYTES, ends)
             return
-        replies = yield self._bundle(steps, None, None)
-        self._judge_steps(steps, replies)
+        for v in range(n):
+            pending[v].append(_Part(Kind.END_ROUND, ends[v], None, wire.GOODBYE_BYTES))
+        replies = yield self._bundle(None, None)
+        self._judge_bundle(replies)
 
     def _end_actions(self, words: list[str]) -> list[bytes]:
         """The EndAction lines each seat receives, given every seat's answer to end_hand."""
         return [wire.end_action_message(rotate(words, v)) for v in range(self.players)]
 
-    def _bundle(self, steps: list[tuple[Kind, list[bytes]]], actor: int | None,
-                play: bytes | None) -> Exchange:
-        """One exchange sending every step's message to every seat (and ``play`` to ``actor``)."""
+    def _bundle(self, actor: int | None, play: bytes | None) -> Exchange:
+        """One exchange sending what waits for every seat (and ``play`` to ``actor``)."""
         parts, kinds = [], []
         for v in range(self.players):
-            part = [messages[v] for _, messages in steps]
-            kind = [step for step, _ in steps]
+            waiting = self._pending[v]
+            part = [p.message for p in waiting]
+            kind = [p.kind for p in waiting]
             if v == actor and play is not None:
                 part.append(play)
                 kind.append(Kind.PLAY)
             parts.append(tuple(part))
             kinds.append(tuple(kind))
-        return Exchange(steps[0][0], None, parts, kinds)
+            self._flight[v] = waiting
+            self._pending[v] = []
+        return Exchange(kinds[0][0], None, parts, kinds)
 
-    def _judge_steps(self, steps: list[tuple[Kind, list[bytes]]], replies: list) -> None:
-        """Judge a bundle's replies step by step, every seat's in turn (a play reply is the
-        betting's to judge)."""
-        n = self.players
-        for i, (kind, messages) in enumerate(steps):
-            answers = [r[i] for r in replies]
+    def _judge_bundle(self, replies: list) -> None:
+        """Judge the replies to what waited, message by message, every seat's in turn (a play
+        reply is the betting's to judge)."""
+        flight = self._flight
+        for i in range(max(len(parts) for parts in flight)):
+            for v in range(self.players):
+                if i < len(flight[v]):
+                    self._judge_part(v, flight[v][i], replies[v][i])
+
+    def _with_play(self, seat: int, play: bytes) -> Exchange:
+        """One exchange sending what waits for ``seat`` and then its ``play`` message."""
+        waiting = self._flight[seat] = self._pending[seat]
+        self._pending[seat] = []
+        kinds: list[tuple[Kind, ...]] = [()] * self.players
+        kinds[seat] = (*[p.kind for p in waiting], Kind.PLAY)
+        return Exchange(waiting[0].kind, seat, ((*[p.message for p in waiting], play),), kinds)
+
+    def _judge_part(self, seat: int, part: _Part, reply: bytes) -> None:
+        kind = part.kind
+        if kind is Kind.END_ACTION:
+            self._judge_money(seat, reply, part)
+        elif reply != part.answer and reply != part.answer + b"\r":
+            answer = part.answer.decode()
             if kind is Kind.END_HAND:
-                for v in range(n):
-                    self._end_reply(v, answers[v], messages[v])
-            elif kind is Kind.END_ACTION:
-                for v in range(n):
-                    self._judge_money(v, answers[v], messages[v])
-            elif kind is Kind.INIT_HAND:
-                self._expect_all(kind, answers, _READY, messages)
+                why = "the answer to end_hand must be OK or REBUY"
+                if reply == b"REBUY" or reply == b"REBUY\r":
+                    try:
+                        self.game.end_reply(seat, True)
+                    except IllegalMove as exc:
+                        why = str(exc)
             else:
-                self._expect_all(kind, answers, wire.GOODBYE_BYTES, messages)
+                why = f"expected {answer!r}"
+            raise self.fault(seat, kind, why, sent=part.message, received=reply, legal=answer,
+                             hand=part.hand)
 
-    def expected(self, seat: int, kind: Kind) -> str:
-        """What ``seat`` may answer to the ``kind`` message just sent (for error reports)."""
+    def expected(self, seat: int, kind: Kind, part: int | None = None) -> str:
+        """What ``seat`` may answer to the ``kind`` message just sent (for error reports);
+        ``part`` is its place in a write of several messages, when it was one of them."""
+        flight = self._flight[seat]
+        if part is not None and part < len(flight):
+            return flight[part].answer.decode()
         if kind is Kind.PLAY and self._hand is not None and self._hand.to_act == seat:
             return self._hand.legal().describe()
         if kind is Kind.END_ACTION:
@@ -207,15 +266,22 @@ class Referee:
         return GOODBYE if kind is Kind.END_ROUND else "READY"
 
     def fault(self, seat: int, kind: Kind, reason: str, *, sent: bytes | None = None,
-              received: bytes | None = None, legal: str | Legal | None = None) -> BotFault:
+              received: bytes | None = None, legal: str | Legal | None = None,
+              hand: int | None = _CURRENT, part: int | None = None) -> BotFault:
         """The one fault of ``seat`` in answer to its ``kind`` message, with every fact filled
-        in (the legal replies default to what the referee expected of it)."""
+        in (the legal replies default to what the referee expected of it). ``part`` is the
+        message's place in a write of several, when it was one of them; ``hand`` the hand it
+        belongs to, when the kind alone does not say."""
+        flight = self._flight[seat]
+        if hand == _CURRENT and part is not None and part < len(flight):
+            hand = flight[part].hand
         if legal is None:
-            legal = self.expected(seat, kind)
+            legal = self.expected(seat, kind, part)
         elif isinstance(legal, Legal):
             legal = legal.describe()
-        ended = kind is Kind.END_ACTION or kind is Kind.END_HAND
-        hand = self._ended_hand if ended else self.hand_number
+        if hand == _CURRENT:
+            ended = kind is Kind.END_ACTION or kind is Kind.END_HAND
+            hand = self._ended_hand if ended else self.hand_number
         return BotFault(seat, reason, bot=self.labels[seat], hand=hand, kind=kind.value,
                         sent=None if sent is None else sent.decode(), received=received,
                         legal=legal)
@@ -261,7 +327,13 @@ class Referee:
                 first = None
             else:
                 message = self._play_message(hand, seat)
-                reply = yield Exchange(Kind.PLAY, seat, (message,))
+                if self._pending[seat]:
+                    replies = yield self._with_play(seat, message)
+                    for part, line in zip(self._flight[seat], replies):
+                        self._judge_part(seat, part, line)
+                    reply = replies[-1]
+                else:
+                    reply = yield Exchange(Kind.PLAY, seat, (message,))
             street = hand.street
             word, value = self._judge_action(hand, seat, reply, message)
             seq = self._seq
@@ -358,18 +430,18 @@ class Referee:
                              received=reply) from None
         return "REBUY" if line == b"REBUY" else "OK"
 
-    def _judge_money(self, seat: int, reply: bytes, message: bytes) -> None:
-        expected = rotate(self.bankrolls, seat)
-        if reply == wire.money_reply(expected):
+    def _judge_money(self, seat: int, reply: bytes, part: _Part) -> None:
+        if reply == part.answer:
             return
+        answer = part.answer.decode()
         try:
             values = wire.read_money(reply, self.players)
         except WireError as exc:
-            raise self.fault(seat, Kind.END_ACTION, str(exc), sent=message,
-                             received=reply) from None
-        if values != expected:
-            raise self.fault(seat, Kind.END_ACTION, "the Money totals are wrong", sent=message,
-                             received=reply)
+            raise self.fault(seat, Kind.END_ACTION, str(exc), sent=part.message,
+                             received=reply, legal=answer, hand=part.hand) from None
+        if values != wire.read_money(part.answer, self.players):
+            raise self.fault(seat, Kind.END_ACTION, "the Money totals are wrong",
+                             sent=part.message, received=reply, legal=answer, hand=part.hand)
 
     def _expect_all(self, kind: Kind, replies: list, word: bytes, messages: list) -> None:
         for seat, reply in enumerate(replies):

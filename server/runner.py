@@ -101,28 +101,36 @@ class ProcessTable:
     def post(self, exchange: Exchange) -> None:
         self._kind = exchange.kind
         seat = exchange.seat
-        if seat is not None:  # the hot path: one seat, one message
-            self._kinds = None
-            self._t0[seat] = self._mark = time.perf_counter()
+        kinds = self._kinds = exchange.kinds
+        if seat is not None:  # one seat: one message (the hot path), or several in one write
             message = exchange.messages[0]
+            if kinds is not None:
+                message = b"".join(message)
+                self._read[seat] = 0
+                self._top_up(seat, kinds[seat])
+            self._t0[seat] = self._mark = time.perf_counter()
             self.transcripts[seat].write(message)
             self._rest[seat] = self.bots[seat].write_nowait(message)
             return
-        kinds = self._kinds = exchange.kinds
         limits = self.limits
         self._limit = limits.startup if exchange.kind is Kind.INIT_ROUND else limits.reply
-        starts = kinds[0] if kinds is not None else (exchange.kind,)
-        if Kind.INIT_HAND in starts and limits.time_bank is not None and limits.time_per_hand:
-            for clock in self.clocks:
-                clock.budget += limits.time_per_hand
         now = self._mark = time.perf_counter()
         for s, message in enumerate(exchange.messages):
             if kinds is not None:
                 message = b"".join(message)
                 self._read[s] = 0
+                self._top_up(s, kinds[s])
             self._t0[s] = now
             self.transcripts[s].write(message)
             self._rest[s] = self.bots[s].write_nowait(message)
+
+    def _top_up(self, seat: int, kinds: tuple[Kind, ...]) -> None:
+        """Add the bank's allowance for every hand that starts in ``kinds`` to ``seat``'s."""
+        limits = self.limits
+        if limits.time_bank is not None and limits.time_per_hand:
+            for kind in kinds:
+                if kind is Kind.INIT_HAND:
+                    self.clocks[seat].budget += limits.time_per_hand
 
     def poll(self, seat: int) -> bytes | None:
         if self._rest[seat]:

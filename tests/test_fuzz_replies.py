@@ -29,16 +29,19 @@ GAMES = [("kuhn", 2), ("kuhn", 3), ("holdem-nl", 3)]
 WORDS = [b"BET", b"FOLD", b"PASS", b"READY", b"OK", b"REBUY", b"Money:", GOODBYE.encode()]
 
 
-def good_reply(referee: Referee, seat: int, kind: str) -> bytes:
+def good_reply(referee: Referee, seat: int, kind: str, part: int | None) -> bytes:
     if kind == "play":
         return b"BET %d" % referee._hand.legal().call
     if kind == "end_hand":
         return b"OK"
-    return referee.expected(seat, Kind(kind)).encode()
+    return referee.expected(seat, Kind(kind), part).encode()
 
 
 def slots(exchange) -> list[tuple[int, int | None, str]]:
     """Every reply an exchange asks for, as (seat, part in a bundle or None, kind name)."""
+    if exchange.seat is not None and exchange.kinds is not None:
+        kinds = exchange.kinds[exchange.seat]
+        return [(exchange.seat, i, kind.value) for i, kind in enumerate(kinds)]
     if exchange.seat is not None:
         return [(exchange.seat, None, exchange.kind.value)]
     if exchange.kinds is None:
@@ -51,10 +54,12 @@ def replies_for(referee: Referee, exchange, bad=None):
     """Good replies to every slot of ``exchange``, except ``bad = ((seat, part), reply)``."""
     answers = {}
     for seat, part, kind in slots(exchange):
-        answer = good_reply(referee, seat, kind)
+        answer = good_reply(referee, seat, kind, part)
         if bad is not None and bad[0] == (seat, part):
             answer = bad[1]
         answers[seat, part] = answer
+    if exchange.seat is not None and exchange.kinds is not None:
+        return tuple(answers[exchange.seat, i] for i in range(len(exchange.kinds[exchange.seat])))
     if exchange.seat is not None:
         return answers[exchange.seat, None]
     if exchange.kinds is None:
@@ -114,7 +119,7 @@ def test_every_reply_slot_gives_a_legal_action_or_a_bot_fault(data, game, seed, 
     referee, gen, exchange = run_to_slot(name, players, seed, slot, occurrence)
     seat, part, kind = data.draw(st.sampled_from(
         [found for found in slots(exchange) if found[2] == slot]))
-    legal = good_reply(referee, seat, kind)
+    legal = good_reply(referee, seat, kind, part)
     if arbitrary:
         reply = data.draw(st.binary(max_size=MAX_LINE).filter(lambda b: b"\n" not in b))
     else:
