@@ -28,6 +28,7 @@ COMPILED = [
     "server/referee.py",
     "server/driver.py",
     "server/games/betting.py",
+    "server/games/deck.py",
     "server/clock.py",
     "server/process.py",
     "server/runner.py",

@@ -250,7 +250,7 @@ class Shape:
 
 def join(values) -> str:
     """A protocol list: comma-separated, no spaces."""
-    return ",".join(map(str, values))
+    return ",".join([str(value) for value in values])
 
 
 def rotate(values: list, view: int) -> list:

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING
 
 from pokerbots.protocol.wire import Shape, join, rotate
 
+from .deck import sample
+
 if TYPE_CHECKING:
     from .betting import Hand
 
@@ -231,7 +233,7 @@ class Game:
     def deal(self, rng: random.Random) -> Deal:
         """Random cards for one hand: each seat's hole cards, then the board."""
         n, k = self.players, self.hole_cards
-        cards = rng.sample(self.deck, k * n + self.board_cards)
+        cards = sample(rng, self.deck, k * n + self.board_cards)
         if k == 1:
             holes = tuple((c,) for c in cards[:n])
         else:
