@@ -274,7 +274,7 @@ def action_line(word: str, value: int) -> bytes:
 
 def fields_text(fields) -> str:
     """``[('Board', '-'), ('Pot', '0')]`` -> ``'Board: -\\nPot: 0\\n'``."""
-    return "".join(f"{name}: {value}\n" for name, value in fields)
+    return "".join([f"{name}: {value}\n" for name, value in fields])
 
 
 def init_round_message(money: list[int], blinds: list[int], button: int,
@@ -293,13 +293,13 @@ def play_message(actions: bytes, fields: str = "") -> bytes:
 
 def end_hand_message(actions: bytes, showdown: list[str], pots: list[tuple[int, int]],
                      fields: str = "") -> bytes:
-    pot_text = " ".join(f"{amount},{winner}" for amount, winner in pots)
+    pot_text = " ".join([f"{amount},{winner}" for amount, winner in pots])
     return (b"end_hand\n" + actions
             + f"Showdown: {','.join(showdown)}\nPots: {pot_text}\n{fields}".encode())
 
 
 def end_action_message(answers: list[str]) -> bytes:
-    return "".join(f"EndAction: {a}\n" for a in answers).encode()
+    return "".join([f"EndAction: {a}\n" for a in answers]).encode()
 
 
 def end_round_message(bankrolls: list[int], hands: int) -> bytes:

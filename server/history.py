@@ -106,7 +106,7 @@ class HandHistory:
             lines.append(self._heading(street, board))
         pots = record["pots"]
         put = [earlier[s] + front[s] for s in range(n)]
-        returned = sum(put) - sum(amount for amount, _ in pots)
+        returned = sum(put) - sum([amount for amount, _ in pots])
         if returned > 0:
             owner = max(range(n), key=put.__getitem__)
             lines.append(f"  uncalled bet of {returned} returned to {names[owner]}")

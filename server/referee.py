@@ -220,7 +220,7 @@ class Referee:
         """Judge the replies to what waited, message by message, every seat's in turn (a play
         reply is the betting's to judge)."""
         flight = self._flight
-        for i in range(max(len(parts) for parts in flight)):
+        for i in range(max([len(parts) for parts in flight])):
             for v in range(self.players):
                 if i < len(flight[v]):
                     self._judge_part(v, flight[v][i], replies[v][i])

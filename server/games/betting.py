@@ -135,7 +135,7 @@ class Hand:
         self._rr: tuple[int, int] | None = None
         self._rr_decision = -1  # the decision _rr was worked out for
         self._live = n - sum(folded)  # players not folded
-        self._active = sum(1 for s in range(n) if stack[s] and not folded[s])
+        self._active = len([s for s in range(n) if stack[s] and not folded[s]])
         if structure.blinds:
             first = button if n == 2 else (button + 3) % n
         else:
@@ -297,7 +297,7 @@ class Hand:
             # The uncalled part of the largest bet goes back to its owner (antes are no bets).
             bets = total if antes is None else [t - a for t, a in zip(total, antes)]
             top = max(range(n), key=bets.__getitem__)
-            second = max(bets[s] for s in range(n) if s != top)
+            second = max([bets[s] for s in range(n) if s != top])
             if bets[top] > second:
                 self.returned = back = bets[top] - second
                 total[top] -= back
@@ -324,7 +324,7 @@ class Hand:
                 if i == len(levels) - 1:
                     amount = sum(total) - paid  # (nothing can lie above the top level)
                 else:
-                    amount = sum(min(t, level) - min(t, prev) for t in bets)
+                    amount = sum([min(t, level) - min(t, prev) for t in bets])
                     if i == 0:
                         amount += dead
                 prev = level
@@ -332,7 +332,7 @@ class Hand:
                     continue
                 paid += amount
                 eligible = [s for s in live if bets[s] >= level]
-                best = max(score[s] for s in eligible)
+                best = max([score[s] for s in eligible])
                 winners = [s for s in eligible if score[s] == best]
                 share, odd = divmod(amount, len(winners))
                 contested = len(eligible) > 1
@@ -422,7 +422,7 @@ def _pot(hand: Hand, view: int) -> str:
 
 def _stacks(hand: Hand, view: int) -> str:
     stack = hand.stack
-    return ",".join(map(str, stack[view:] + stack[:view]))
+    return ",".join([str(chips) for chips in stack[view:] + stack[:view]])
 
 
 def _raise(hand: Hand, view: int) -> str:
@@ -432,7 +432,7 @@ def _raise(hand: Hand, view: int) -> str:
 
 def _totals(hand: Hand, view: int) -> str:
     total = hand.total
-    return ",".join(map(str, total[view:] + total[:view]))
+    return ",".join([str(chips) for chips in total[view:] + total[:view]])
 
 
 #: Every line a game's shape may name in ``play`` and ``end_hand``, and how it is written.
