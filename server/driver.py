@@ -65,26 +65,17 @@ async def drive(referee: Referee, table: Table) -> None:
             post(exchange)
             seat = exchange.seat
             kinds = exchange.kinds
-            if seat is not None:
+            if seat is not None and kinds is None:  # the hot path: one message, one reply
                 s, part = seat, 0
-                if kinds is None:  # the hot path: one message, one reply
-                    line = poll(seat)
-                    if line is None:
-                        line = await table.reply(seat)
-                    answered(exchange)
-                    exchange = send(line)
-                    continue
-                lines = []
-                for part in range(len(kinds[seat])):  # noqa: B007 (the failure handler reads it)
-                    line = poll(seat)
-                    if line is None:
-                        line = await table.reply(seat)
-                    lines.append(line)
+                line = poll(seat)
+                if line is None:
+                    line = await table.reply(seat)
                 answered(exchange)
-                exchange = send(tuple(lines))
+                exchange = send(line)
                 continue
             replies: list = []
-            for s in range(len(exchange.messages)):
+            seats = range(len(exchange.messages)) if seat is None else range(seat, seat + 1)
+            for s in seats:
                 if kinds is None:
                     part = 0
                     line = poll(s)
@@ -100,7 +91,7 @@ async def drive(referee: Referee, table: Table) -> None:
                     lines.append(line)
                 replies.append(tuple(lines))
             answered(exchange)
-            exchange = send(replies)
+            exchange = send(replies if seat is None else replies[0])
     except StopIteration:
         return
     except SeatFailure as failure:

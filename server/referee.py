@@ -31,7 +31,8 @@ class Exchange:
 
     When ``kinds`` is given the step is a bundle: ``messages[s]`` is a tuple of messages sent
     together, of the kinds ``kinds[s]``, each answered by its own line, and the reply of seat
-    ``s`` is the tuple of those lines. ``kind`` is then the kind of the first message.
+    ``s`` is the tuple of those lines (with ``seat`` given: ``messages[0]`` for that seat, and
+    ``kinds[seat]`` their kinds). ``kind`` is then the kind of the first message.
     """
 
     __slots__ = ("kind", "seat", "messages", "kinds")
