@@ -191,9 +191,9 @@ def misbehave(state):
     if mode == "long-line-ended":  # --count bytes, then a newline
         raw(b"B" * args.count + b"\n")
         return None
-    if mode == "close-stdin":  # answers, then closes its input and waits
+    if mode == "close-stdin":  # closes its input, answers, and waits
+        os.close(0)  # first: the server's next write must find no reader, however fast it is
         raw(f"{call}\n".encode())
-        os.close(0)
         sleep_forever()
     if mode == "debug-print":
         print(f"thinking about hand {state.hand}: I hold {state.cards[0]}", flush=True)
