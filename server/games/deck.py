@@ -43,7 +43,7 @@ def _library(rng: random.Random, population: Sequence[str], k: int) -> list[str]
 
 def _same_as_library() -> bool:
     cards = [f"c{i}" for i in range(52)]
-    for seed in range(12):
+    for seed in range(3):
         for n, k in ((3, 2), (3, 3), (4, 3), (6, 2), (6, 3), (52, 9), (52, 11), (52, 25)):
             ours, theirs = random.Random(seed), random.Random(seed)
             if _sample(ours, cards[:n], k) != theirs.sample(cards[:n], k):
