@@ -65,17 +65,28 @@ async def drive(referee: Referee, table: Table) -> None:
             post(exchange)
             seat = exchange.seat
             kinds = exchange.kinds
-            if seat is not None and kinds is None:  # the hot path: one message, one reply
+            if seat is not None:
                 s, part = seat, 0
-                line = poll(seat)
-                if line is None:
-                    line = await table.reply(seat)
+                if kinds is None:  # the hot path: one message, one reply
+                    line = poll(seat)
+                    if line is None:
+                        line = await table.reply(seat)
+                    answered(exchange)
+                    exchange = send(line)
+                    continue
+                # One seat's bundle (on one CPU, every seat's first decision of a hand): read
+                # here rather than by the loop below, which costs 2-3% of a Kuhn hand more.
+                lines = []
+                for part in range(len(kinds[seat])):  # noqa: B007 (the failure handler reads it)
+                    line = poll(seat)
+                    if line is None:
+                        line = await table.reply(seat)
+                    lines.append(line)
                 answered(exchange)
-                exchange = send(line)
+                exchange = send(tuple(lines))
                 continue
             replies: list = []
-            seats = range(len(exchange.messages)) if seat is None else range(seat, seat + 1)
-            for s in seats:
+            for s in range(len(exchange.messages)):
                 if kinds is None:
                     part = 0
                     line = poll(s)
@@ -91,7 +102,7 @@ async def drive(referee: Referee, table: Table) -> None:
                     lines.append(line)
                 replies.append(tuple(lines))
             answered(exchange)
-            exchange = send(replies if seat is None else replies[0])
+            exchange = send(replies)
     except StopIteration:
         return
     except SeatFailure as failure:
