@@ -7,7 +7,9 @@ idle, so a match claims its CPU: an exclusive ``flock`` on a slot file in a fold
 every pokerbots process of the user. The claim lasts as long as the process (the kernel drops
 the lock when it exits, however it exits). Slots spread the load when there are more matches
 than CPUs: a CPU's second slot is taken only once every CPU has its first, and so on, so that
-five matches on two CPUs run three and two, never four and one.
+five matches on two CPUs run three and two, never four and one. Every process that holds a
+claim also holds a shared lock on one presence file: a process is alone when it can turn its
+own into an exclusive lock, which no two processes can do at once.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 _held: dict[int, int] = {}  # cpu -> the open lock file this process holds
+_presence: list[int] = []  # the presence file, locked shared while this process holds a claim
 
 
 def lock_folder() -> Path:
@@ -44,6 +47,7 @@ def claim_cpu() -> int:
             if fd is not None:
                 os.set_inheritable(fd, False)  # the bots must not keep the claim alive
                 _held[cpu] = fd
+                _be_present(folder)
                 return cpu
     return allowed[os.getpid() % len(allowed)]
 
@@ -73,22 +77,39 @@ def auto_cpu() -> int | None:
     against 4,414-4,819 pinned; no-limit Hold'em about the same either way."""
     cpu = claim_cpu()
     allowed = sorted(os.sched_getaffinity(0))
-    if len(allowed) < 2 or _claimed_elsewhere(allowed):
+    if len(allowed) < 2 or not _alone():
         return cpu
     return None
 
 
-def _claimed_elsewhere(cpus: list[int]) -> bool:
-    """Whether another process holds a claim on any of ``cpus`` (not ours)."""
-    folder = lock_folder()
-    for cpu in cpus:
-        if cpu in _held:
-            continue
-        fd = _try_lock(folder / f"cpu{cpu}.0.lock")
-        if fd is None:
-            return True
-        os.close(fd)  # closing drops a lock taken just now
-    return False
+def _be_present(folder: Path) -> None:
+    """Hold the shared lock on the presence file (once per process)."""
+    if _presence:
+        return
+    try:
+        fd = os.open(folder / "present.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return
+    os.set_inheritable(fd, False)
+    fcntl.flock(fd, fcntl.LOCK_SH)  # waits only while another process checks it is alone
+    _presence.append(fd)
+
+
+def _alone() -> bool:
+    """Whether no other pokerbots process holds a claim. Our shared lock becomes exclusive only
+    if nobody else holds one (then it goes back to shared); two processes that check together
+    cannot both succeed, so at most one of them runs unpinned."""
+    if not _presence:
+        return False  # no presence file: assume company, and stay pinned
+    fd = _presence[0]
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        alone = False
+    else:
+        alone = True
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    return alone
 
 
 def release_cpu(cpu: int) -> None:
@@ -96,3 +117,5 @@ def release_cpu(cpu: int) -> None:
     fd = _held.pop(cpu, None)
     if fd is not None:
         os.close(fd)
+    if not _held and _presence:
+        os.close(_presence.pop())

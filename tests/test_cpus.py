@@ -98,3 +98,29 @@ def test_a_match_alone_runs_on_every_cpu_and_one_started_beside_it_on_a_cpu_of_i
     finally:
         holder.stdin.close()
         holder.wait(10)
+
+
+AUTO = """
+import sys, time
+from pokerbots.server.cpus import auto_cpu
+sys.stdin.readline()  # all start together
+print(auto_cpu(), flush=True)
+time.sleep(0.05)  # hold the claim while the other decides
+"""
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to compare")
+def test_of_two_matches_deciding_at_the_same_moment_at_most_one_runs_unpinned(tmp_path):
+    """Each decides whether it is alone; racing, both once decided so (41 times in 150)."""
+    for trial in range(30):
+        env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path / str(trial)))
+        (tmp_path / str(trial)).mkdir()
+        pair = [subprocess.Popen([sys.executable, "-c", AUTO], env=env, text=True,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                for _ in range(2)]
+        for p in pair:
+            p.stdin.write("go\n")
+            p.stdin.flush()
+        answers = [p.communicate(timeout=30)[0].strip() for p in pair]
+        assert answers.count("None") <= 1, answers
+        assert all(a == "None" or a.isdigit() for a in answers), answers
