@@ -120,8 +120,7 @@ class HandHistory:
         results = ", ".join([f"{d:+d}" for d in record["deltas"]])
         bankrolls = ", ".join([str(b) for b in record["bankrolls"]])
         lines.append(f"  result: {results}; bankrolls: {bankrolls}")
-        lines.append("\n")
-        return "\n".join(lines)
+        return "\n".join(lines) + "\n\n"
 
     def _heading(self, street: int, board: list[str]) -> str:
         cards = " ".join(board[: self.shown_after[street]])

@@ -238,19 +238,12 @@ class Referee:
         kind = part.kind
         if kind is Kind.END_ACTION:
             self._judge_money(seat, reply, part)
+        elif kind is Kind.END_HAND:
+            self._end_reply(seat, reply, part.message, part.hand)
         elif reply != part.answer and reply != part.answer + b"\r":
             answer = part.answer.decode()
-            if kind is Kind.END_HAND:
-                why = "the answer to end_hand must be OK or REBUY"
-                if reply == b"REBUY" or reply == b"REBUY\r":
-                    try:
-                        self.game.end_reply(seat, True)
-                    except IllegalMove as exc:
-                        why = str(exc)
-            else:
-                why = f"expected {answer!r}"
-            raise self.fault(seat, kind, why, sent=part.message, received=reply, legal=answer,
-                             hand=part.hand)
+            raise self.fault(seat, kind, f"expected {answer!r}", sent=part.message,
+                             received=reply, legal=answer, hand=part.hand)
 
     def expected(self, seat: int, kind: Kind, part: int | None = None) -> str:
         """What ``seat`` may answer to the ``kind`` message just sent (for error reports);
@@ -419,16 +412,18 @@ class Referee:
 
     # -- end of hand, end of round ---------------------------------------------------------
 
-    def _end_reply(self, seat: int, reply: bytes, message: bytes) -> str:
+    def _end_reply(self, seat: int, reply: bytes, message: bytes,
+                   hand: int | None = _CURRENT) -> str:
+        """Judge an answer to end_hand (of ``hand``, when it waited) and apply a REBUY."""
         line = reply[:-1] if reply.endswith(b"\r") else reply
         if line != b"OK" and line != b"REBUY":
             raise self.fault(seat, Kind.END_HAND, "the answer to end_hand must be OK or REBUY",
-                             sent=message, received=reply)
+                             sent=message, received=reply, hand=hand)
         try:
             self.game.end_reply(seat, line == b"REBUY")
         except IllegalMove as exc:  # a refused answer leaves the seat's stack as it was
             raise self.fault(seat, Kind.END_HAND, str(exc), sent=message,
-                             received=reply) from None
+                             received=reply, hand=hand) from None
         return "REBUY" if line == b"REBUY" else "OK"
 
     def _judge_money(self, seat: int, reply: bytes, part: _Part) -> None:

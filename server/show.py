@@ -17,7 +17,7 @@ import click
 
 from . import games
 from .errors import ServerFault
-from .history import render_hand
+from .history import HandHistory
 from .runner import stderr_tail
 
 #: Marks of the seats in the chart (seat 0 is "0"...).
@@ -226,8 +226,9 @@ def show_text(path: Path, *, last: int | None = 10, hands_shown: bool = True,
                                  else f" (last {len(shown)} of {len(hands)} hands;"
                                       " --all for every hand)")
         streets, ante = _shape(summary, n)
+        history = HandHistory(labels, streets, ante)
         blocks.append(head + ":\n\n"
-                      + "".join(render_hand(h, labels, streets, ante) for h in shown).rstrip("\n"))
+                      + "".join([history.render(h) for h in shown]).rstrip("\n"))
     elif hands_shown:
         blocks.append("No hand was completed.")
     if chart_shown and hands:

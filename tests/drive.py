@@ -7,6 +7,7 @@ bookkeeping message correctly so a test only scripts the decisions it cares abou
 from __future__ import annotations
 
 from pokerbots.protocol import GOODBYE
+from pokerbots.protocol.wire import Kind
 from pokerbots.server.driver import play_local
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
@@ -155,3 +156,45 @@ def seed_referee() -> Referee:
     # End draws: 99 >= 50 continues after hand 0, 0 < 50 ends after hand 1.
     return Referee(make_game("kuhn", 3), Scripted([99, 0]), end_prob=(50, 100), button=1,
                    deals=deals)
+
+
+# -- answering the referee's exchanges directly (no driver) ------------------------------
+
+
+def good_reply(referee: Referee, seat: int, kind: str, part: int | None) -> bytes:
+    if kind == "play":
+        return b"BET %d" % referee._hand.legal().call
+    if kind == "end_hand":
+        return b"OK"
+    return referee.expected(seat, Kind(kind), part).encode()
+
+
+def slots(exchange) -> list[tuple[int, int | None, str]]:
+    """Every reply an exchange asks for, as (seat, part in a bundle or None, kind name)."""
+    if exchange.seat is not None and exchange.kinds is not None:
+        kinds = exchange.kinds[exchange.seat]
+        return [(exchange.seat, i, kind.value) for i, kind in enumerate(kinds)]
+    if exchange.seat is not None:
+        return [(exchange.seat, None, exchange.kind.value)]
+    if exchange.kinds is None:
+        return [(s, None, exchange.kind.value) for s in range(len(exchange.messages))]
+    return [(s, i, kind.value) for s, kinds in enumerate(exchange.kinds)
+            for i, kind in enumerate(kinds)]
+
+
+def replies_for(referee: Referee, exchange, bad=None):
+    """Good replies to every slot of ``exchange``, except ``bad = ((seat, part), reply)``."""
+    answers = {}
+    for seat, part, kind in slots(exchange):
+        answer = good_reply(referee, seat, kind, part)
+        if bad is not None and bad[0] == (seat, part):
+            answer = bad[1]
+        answers[seat, part] = answer
+    if exchange.seat is not None and exchange.kinds is not None:
+        return tuple(answers[exchange.seat, i] for i in range(len(exchange.kinds[exchange.seat])))
+    if exchange.seat is not None:
+        return answers[exchange.seat, None]
+    if exchange.kinds is None:
+        return [answers[s, None] for s in range(len(exchange.messages))]
+    return [tuple(answers[s, i] for i in range(len(kinds)))
+            for s, kinds in enumerate(exchange.kinds)]

@@ -16,6 +16,7 @@ from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
 from pokerbots.server.referee import Referee
 
+from drive import replies_for
 from processes import only_match_dir, pokerbots
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,24 +55,11 @@ def writes_per_seat(defer: bool, hands: int) -> list[int]:
     try:
         while True:
             exchange = exchanges.send(reply)
-            seats = [exchange.seat] if exchange.seat is not None else [0, 1, 2]
-            for s in seats:
+            for s in [exchange.seat] if exchange.seat is not None else [0, 1, 2]:
                 writes[s] += 1
-            answers = [_answer(referee, exchange, s) for s in seats]
-            reply = answers[0] if exchange.seat is not None else answers
+            reply = replies_for(referee, exchange)
     except StopIteration:
         return writes
-
-
-def _answer(referee: Referee, exchange, seat: int):
-    kinds = exchange.kinds[seat] if exchange.kinds is not None else (exchange.kind,)
-    lines = []
-    for part, kind in enumerate(kinds):
-        if kind.value == "play":
-            lines.append(b"BET %d" % referee._hand.legal().call)
-        else:
-            lines.append(referee.expected(seat, kind, part if exchange.kinds else None).encode())
-    return tuple(lines) if exchange.kinds is not None else lines[0]
 
 
 def test_waiting_messages_make_a_hand_one_write_per_decision():

@@ -17,55 +17,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pokerbots.protocol import GOODBYE
-from pokerbots.protocol.wire import Kind
 from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
 from pokerbots.server.limits import ResourceLimits
 from pokerbots.server.process import MAX_LINE, BotProcess, LineTooLong, PipeClosed
 from pokerbots.server.referee import Referee
 
+from drive import good_reply, replies_for, slots
+
 SLOTS = ["init_round", "init_hand", "play", "end_hand", "end_action", "end_round"]
 GAMES = [("kuhn", 2), ("kuhn", 3), ("holdem-nl", 3)]
 WORDS = [b"BET", b"FOLD", b"PASS", b"READY", b"OK", b"REBUY", b"Money:", GOODBYE.encode()]
-
-
-def good_reply(referee: Referee, seat: int, kind: str, part: int | None) -> bytes:
-    if kind == "play":
-        return b"BET %d" % referee._hand.legal().call
-    if kind == "end_hand":
-        return b"OK"
-    return referee.expected(seat, Kind(kind), part).encode()
-
-
-def slots(exchange) -> list[tuple[int, int | None, str]]:
-    """Every reply an exchange asks for, as (seat, part in a bundle or None, kind name)."""
-    if exchange.seat is not None and exchange.kinds is not None:
-        kinds = exchange.kinds[exchange.seat]
-        return [(exchange.seat, i, kind.value) for i, kind in enumerate(kinds)]
-    if exchange.seat is not None:
-        return [(exchange.seat, None, exchange.kind.value)]
-    if exchange.kinds is None:
-        return [(s, None, exchange.kind.value) for s in range(len(exchange.messages))]
-    return [(s, i, kind.value) for s, kinds in enumerate(exchange.kinds)
-            for i, kind in enumerate(kinds)]
-
-
-def replies_for(referee: Referee, exchange, bad=None):
-    """Good replies to every slot of ``exchange``, except ``bad = ((seat, part), reply)``."""
-    answers = {}
-    for seat, part, kind in slots(exchange):
-        answer = good_reply(referee, seat, kind, part)
-        if bad is not None and bad[0] == (seat, part):
-            answer = bad[1]
-        answers[seat, part] = answer
-    if exchange.seat is not None and exchange.kinds is not None:
-        return tuple(answers[exchange.seat, i] for i in range(len(exchange.kinds[exchange.seat])))
-    if exchange.seat is not None:
-        return answers[exchange.seat, None]
-    if exchange.kinds is None:
-        return [answers[s, None] for s in range(len(exchange.messages))]
-    return [tuple(answers[s, i] for i in range(len(kinds)))
-            for s, kinds in enumerate(exchange.kinds)]
 
 
 def near_misses(legal: bytes) -> st.SearchStrategy[bytes]:
