@@ -225,6 +225,9 @@ class Game:
         self.stacks = list(structure.stacks) if structure.stacks is not None else None
         #: Carry mode: the chips each seat has bought with REBUY so far.
         self.rebuys = [0] * players
+        from .betting import Hand  # here, not at the top: betting imports this module
+
+        self._hand = Hand  # looked up once: an import per hand costs a Kuhn hand 2%
 
     def blinds(self, button: int) -> list[int]:
         """The forced bets per seat of a hand with this button (the ``Blinds:`` line)."""
@@ -246,13 +249,11 @@ class Game:
 
     def new_hand(self, button: int, deal: Deal) -> Hand:
         """Start a hand (forced bets posted) with ``button`` on that seat."""
-        from .betting import Hand
-
         if self.stacks is not None and self.carry:
             stacks = self.stacks
         else:
             stacks = self.structure.stacks
-        return Hand(self, button, deal, stacks)
+        return self._hand(self, button, deal, stacks)
 
     def round_lines(self, view: int) -> str:
         """The lines this game adds to ``init_round`` for seat ``view``."""

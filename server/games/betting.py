@@ -438,13 +438,16 @@ def _totals(hand: Hand, view: int) -> str:
 #: Every line a game's shape may name in ``play`` and ``end_hand``, and how it is written.
 FIELDS = {"Board": _board, "Pot": _pot, "Stacks": _stacks, "Raise": _raise, "Totals": _totals}
 
-_RENDERERS: dict = {}
+#: id(shape) -> (shape, pairs). Keyed by identity, not by value: hashing a frozen dataclass
+#: runs Python code, once a hand. Holding the shape keeps its id from being reused.
+_RENDERERS: dict[int, tuple[object, tuple[list, list]]] = {}
 
 
 def _renderers(shape) -> tuple[list, list]:
     """(heading, function) pairs for a shape's play and end_hand lines, made once per shape."""
-    pair = _RENDERERS.get(shape)
-    if pair is None:
-        pair = _RENDERERS[shape] = tuple(
-            [(f"{name}: ", FIELDS[name]) for name in names] for names in (shape.play, shape.end))
-    return pair
+    entry = _RENDERERS.get(id(shape))
+    if entry is None:
+        play = [(f"{name}: ", FIELDS[name]) for name in shape.play]
+        end = [(f"{name}: ", FIELDS[name]) for name in shape.end]
+        entry = _RENDERERS[id(shape)] = (shape, (play, end))
+    return entry[1]
