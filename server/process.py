@@ -12,6 +12,7 @@ bot's end is gone) or :class:`TimedOut` (a deadline passed), and the table that 
 from __future__ import annotations
 
 import errno
+import io
 import os
 import signal
 import subprocess
@@ -82,6 +83,10 @@ class BotProcess:
         self.pid = process.pid
         self.wfd = wfd
         self.rfd = rfd
+        # The hot path reads through this rather than os.read: on a pipe with nothing in it,
+        # FileIO.read returns None where os.read raises BlockingIOError, and in compiled code
+        # a raise costs a traceback (a Hold'em hand hit it 3% of the server's time).
+        self._reader = io.FileIO(rfd, "r", closefd=False)
         self.buffer = bytearray()
         #: Started under bubblewrap, which reports a signal as exit code 128 + its number.
         self.wrapped = wrapped
@@ -121,12 +126,9 @@ class BotProcess:
         if end < 0:
             if len(buffer) > MAX_LINE:
                 raise LineTooLong(bytes(buffer), ended=False)
-            try:
-                chunk = os.read(self.rfd, 65536)
-            except BlockingIOError:
-                return None
+            chunk: bytes | None = self._reader.read(65536)
             if not chunk:
-                return None  # end of file: read_line reports it
+                return None  # nothing yet (None), or end of file (b""): read_line reports it
             if not buffer:
                 # The usual case: the reply arrives whole and alone, and needs no buffer.
                 last = len(chunk) - 1
@@ -194,6 +196,7 @@ class BotProcess:
 
     def kill(self) -> None:
         """End the bot and everything in its process group, now."""
+        self._reader.close()  # marks it closed; the descriptor is closed just below
         close_fds(self.wfd, self.rfd)
         self.wfd = self.rfd = -1
         try:
