@@ -46,8 +46,9 @@ class HandHistory:
         button: int = record["button"]
         stacks: list[int] | None = record.get("stacks_start")
         board: list[str] = record.get("board") or []
-        lines = [f"Hand {record['hand']}: the button is {names[button]}"]
-        cards = record["cards"]
+        number: int = record["hand"]
+        lines = [f"Hand {number}: the button is {names[button]}"]
+        cards: list[str] = record["cards"]
         for s in range(n):
             chips = f", {stacks[s]} in chips" if stacks else ""
             lines.append(f"  {names[s]} holds {cards[s]}{chips}")
@@ -75,7 +76,12 @@ class HandHistory:
         street = 0
         if headed:
             lines.append(self._heading(0, board))
-        for seat, word, value, st in record["actions"]:
+        actions: list[list] = record["actions"]
+        for action in actions:
+            seat: int = action[0]
+            word: str = action[1]
+            value: int = action[2]
+            st: int = action[3]
             while st > street:
                 street += 1
                 for s in range(n):
@@ -104,7 +110,7 @@ class HandHistory:
         while headed and street + 1 < streets and self.shown_after[street + 1] <= len(board):
             street += 1
             lines.append(self._heading(street, board))
-        pots = record["pots"]
+        pots: list[list[int]] = record["pots"]
         put = [earlier[s] + front[s] for s in range(n)]
         returned = sum(put) - sum([amount for amount, _ in pots])
         if returned > 0:
@@ -112,14 +118,17 @@ class HandHistory:
             lines.append(f"  uncalled bet of {returned} returned to {names[owner]}")
         if board and headed:
             lines.append(f"  board: {' '.join(board)}")
-        for s, shown in enumerate(record["showdown"]):
+        showdown: list[str] = record["showdown"]
+        for s, shown in enumerate(showdown):
             if shown != "-":
                 lines.append(f"  {names[s]} shows {shown}")
         for amount, seat in pots:
             lines.append(f"  {names[seat]} wins {amount}")
-        results = ", ".join([f"{d:+d}" for d in record["deltas"]])
-        bankrolls = ", ".join([str(b) for b in record["bankrolls"]])
-        lines.append(f"  result: {results}; bankrolls: {bankrolls}")
+        deltas: list[int] = record["deltas"]
+        bankrolls: list[int] = record["bankrolls"]
+        # str() of a typed int compiles to a direct conversion; a format spec does not.
+        results = ", ".join([str(d) if d < 0 else "+" + str(d) for d in deltas])
+        lines.append(f"  result: {results}; bankrolls: {', '.join([str(b) for b in bankrolls])}")
         return "\n".join(lines) + "\n\n"
 
     def _heading(self, street: int, board: list[str]) -> str:
@@ -136,10 +145,17 @@ def render_history(source: Path, target: Path, labels: list[str], streets=(),
                    ante: int = 0) -> None:
     """``hands.txt`` from ``hands.jsonl``, hand by hand (a line cut short by a crash ends it)."""
     history = HandHistory(labels, streets, ante)
+    # raw_decode: each line holds one object, so decode's checks around it are not needed.
+    decode = json.JSONDecoder().raw_decode
     with open(source, encoding="utf-8") as lines, open(target, "w", encoding="utf-8") as out:
+        batch: list[str] = []
         for line in lines:
             try:
-                record = json.loads(line)
+                record: dict = decode(line)[0]
             except json.JSONDecodeError:
                 break
-            out.write(history.render(record))
+            batch.append(history.render(record))
+            if len(batch) == 256:  # one write for many hands
+                out.write("".join(batch))
+                batch.clear()
+        out.write("".join(batch))
