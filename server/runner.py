@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 import trio
 
@@ -39,6 +40,8 @@ from .referee import Exchange, Referee
 
 stderr_tail = process.stderr_tail
 _yield = os.sched_yield
+#: How many times :meth:`ProcessTable.poll` yields and looks again before trio waits.
+_TRIES: Final = 4
 
 
 @dataclass
@@ -138,14 +141,18 @@ class ProcessTable:
         bot = self.bots[seat]
         try:
             line = bot.line_nowait()
-            if line is None:
-                # Give the CPU to the bots once: on the one CPU the match runs on, the bot
-                # answers and blocks on its next read long before the scheduler comes back
-                # here, so the reply is usually there without trio's (far dearer) wait.
+            tries = 0
+            while line is None:
+                # Give the CPU to the bots, a few times at most, before trio's (far dearer)
+                # wait. On the one CPU the match runs on, the bot answers and blocks on its
+                # next read long before the scheduler comes back here. On several, the bot
+                # answers on another CPU a few microseconds after the write, and asking
+                # again is cheaper than sleeping and being woken.
+                if tries == _TRIES:
+                    return None
+                tries += 1
                 _yield()
                 line = bot.line_nowait()
-                if line is None:
-                    return None
         except LineTooLong as long:
             raise _too_long(seat, long) from None
         return self._got(seat, line)
