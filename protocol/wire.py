@@ -165,7 +165,17 @@ def read_action(line: bytes) -> tuple[bytes, int]:
             number[:1] == b"0" and len(number) > 1):
         raise WireError(f"{number.decode('utf-8', 'replace')!r} is not a whole number of chips"
                         if number else f"{word.decode()} needs a value: the money in front")
-    return word, int(number)
+    return word, _digits_value(number)
+
+
+def _digits_value(digits: bytes) -> int:
+    """The value of ASCII ``digits`` (checked already). Worked out here rather than by
+    ``int()``, which compiled code reaches through a generic call: twice as dear on the path
+    every reply takes."""
+    value = 0
+    for i in range(len(digits)):
+        value = value * 10 + digits[i] - 48
+    return value
 
 
 def _bad_word(word: bytes, line: bytes) -> str:
@@ -193,7 +203,7 @@ def read_money(line: bytes, players: int) -> list[int]:
         digits = text[1:] if text[:1] == b"-" else text
         if not (digits.isdigit() and len(digits) <= MAX_DIGITS):
             raise WireError(f"the reply must be 'Money: ' and {players} whole numbers")
-        values.append(int(text))
+        values.append(-_digits_value(digits) if text[:1] == b"-" else _digits_value(digits))
     if len(values) != players:
         raise WireError(f"the reply must be 'Money: ' and {players} whole numbers")
     return values
