@@ -386,15 +386,27 @@ class Hand:
     def field(self, name: str, view: int) -> str:
         """The value of the named line ``name`` of a ``play`` or ``end_hand`` message, as seat
         ``view`` sees it (the names a game's :class:`~pokerbots.protocol.wire.Shape` lists)."""
-        return FIELDS[name](self, view)
+        return self._field(FIELDS.index(name), view)
+
+    def _field(self, number: int, view: int) -> str:
+        if number == 0:  # Board
+            return self.board_text()
+        if number == 1:  # Pot
+            return str(sum(self.total) - sum(self.front))
+        if number == 2:  # Stacks
+            return _by_view(self.stack, view)
+        if number == 3:  # Raise
+            rr = self._raise_range() if self.to_act is not None else None
+            return "-" if rr is None else f"{rr[0]},{rr[1]}"
+        return _by_view(self.total, view)  # Totals
 
     def play_lines(self, view: int) -> str:
         """The lines the game adds to a ``play`` message for seat ``view`` (its shape's)."""
-        return "".join([f"{head}{render(self, view)}\n" for head, render in self._play])
+        return "".join([f"{head}{self._field(number, view)}\n" for head, number in self._play])
 
     def end_lines(self, view: int) -> str:
         """The lines the game adds to an ``end_hand`` message for seat ``view``."""
-        return "".join([f"{head}{render(self, view)}\n" for head, render in self._end])
+        return "".join([f"{head}{self._field(number, view)}\n" for head, number in self._end])
 
     def record(self) -> dict:
         """What the machine-readable hand history records beyond the common facts."""
@@ -411,43 +423,29 @@ class Hand:
 
 # -- the lines a game may add to its messages (the names in its Shape) ----------------------
 
-
-def _board(hand: Hand, view: int) -> str:
-    return hand.board_text()
-
-
-def _pot(hand: Hand, view: int) -> str:
-    return str(sum(hand.total) - sum(hand.front))
+#: Every line a game's shape may name in ``play`` and ``end_hand``; :meth:`Hand._field` writes
+#: each, by its place here (a native call on an int, where a table of functions would cost a
+#: generic call per line of every message).
+FIELDS = ("Board", "Pot", "Stacks", "Raise", "Totals")
 
 
-def _stacks(hand: Hand, view: int) -> str:
-    stack = hand.stack
-    return ",".join([str(chips) for chips in stack[view:] + stack[:view]])
+def _by_view(chips: list[int], view: int) -> str:
+    """``chips`` per seat, from seat ``view`` on, comma-separated."""
+    return ",".join([str(c) for c in chips[view:] + chips[:view]])
 
 
-def _raise(hand: Hand, view: int) -> str:
-    rr = hand._raise_range() if hand.to_act is not None else None
-    return "-" if rr is None else f"{rr[0]},{rr[1]}"
-
-
-def _totals(hand: Hand, view: int) -> str:
-    total = hand.total
-    return ",".join([str(chips) for chips in total[view:] + total[:view]])
-
-
-#: Every line a game's shape may name in ``play`` and ``end_hand``, and how it is written.
-FIELDS = {"Board": _board, "Pot": _pot, "Stacks": _stacks, "Raise": _raise, "Totals": _totals}
-
-#: id(shape) -> (shape, pairs). Keyed by identity, not by value: hashing a frozen dataclass
+#: id(shape) -> (shape, lines). Keyed by identity, not by value: hashing a frozen dataclass
 #: runs Python code, once a hand. Holding the shape keeps its id from being reused.
-_RENDERERS: dict[int, tuple[object, tuple[list, list]]] = {}
+_Lines = list[tuple[str, int]]
+_RENDERERS: dict[int, tuple[object, tuple[_Lines, _Lines]]] = {}
 
 
-def _renderers(shape) -> tuple[list, list]:
-    """(heading, function) pairs for a shape's play and end_hand lines, made once per shape."""
+def _renderers(shape) -> tuple[_Lines, _Lines]:
+    """(heading, field number) pairs for a shape's play and end_hand lines, made once per
+    shape."""
     entry = _RENDERERS.get(id(shape))
     if entry is None:
-        play = [(f"{name}: ", FIELDS[name]) for name in shape.play]
-        end = [(f"{name}: ", FIELDS[name]) for name in shape.end]
+        play = [(f"{name}: ", FIELDS.index(name)) for name in shape.play]
+        end = [(f"{name}: ", FIELDS.index(name)) for name in shape.end]
         entry = _RENDERERS[id(shape)] = (shape, (play, end))
     return entry[1]
