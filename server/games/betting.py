@@ -434,9 +434,9 @@ def _by_view(chips: list[int], view: int) -> str:
     return ",".join([str(c) for c in chips[view:] + chips[:view]])
 
 
+_Lines = list[tuple[str, int]]
 #: id(shape) -> (shape, lines). Keyed by identity, not by value: hashing a frozen dataclass
 #: runs Python code, once a hand. Holding the shape keeps its id from being reused.
-_Lines = list[tuple[str, int]]
 _RENDERERS: dict[int, tuple[object, tuple[_Lines, _Lines]]] = {}
 
 
