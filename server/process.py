@@ -88,6 +88,8 @@ class BotProcess:
         # a raise costs a traceback (a Hold'em hand hit it 3% of the server's time).
         self._reader = io.FileIO(rfd, "r", closefd=False)
         self.buffer = bytearray()
+        #: The bot closed its stdout (a read returned end of file).
+        self.ended = False
         #: Started under bubblewrap, which reports a signal as exit code 128 + its number.
         self.wrapped = wrapped
         self.resources = resources
@@ -128,7 +130,9 @@ class BotProcess:
                 raise LineTooLong(bytes(buffer), ended=False)
             chunk: bytes | None = self._reader.read(65536)
             if not chunk:
-                return None  # nothing yet (None), or end of file (b""): read_line reports it
+                if chunk is not None:
+                    self.ended = True  # end of file: read_line reports it
+                return None
             if not buffer:
                 # The usual case: the reply arrives whole and alone, and needs no buffer.
                 last = len(chunk) - 1
@@ -148,20 +152,14 @@ class BotProcess:
 
     async def read_line(self, deadline: float) -> bytes:
         """Wait for the next line (without its newline) until ``deadline`` (trio time)."""
-        buffer = self.buffer
         while True:
             line = self.line_nowait()
             if line is not None:
                 return line
-            try:
-                chunk = os.read(self.rfd, 65536)
-            except BlockingIOError:
-                if not await _ready(trio.lowlevel.wait_readable, self.rfd, deadline):
-                    raise TimedOut(writing=False) from None
-                continue
-            if not chunk:
+            if self.ended:
                 raise PipeClosed
-            buffer += chunk
+            if not await _ready(trio.lowlevel.wait_readable, self.rfd, deadline):
+                raise TimedOut(writing=False)
 
     def next_line_preview(self) -> bytes:
         """What follows the reply already read, up to its newline (at most 200 bytes)."""
