@@ -17,6 +17,7 @@ import random
 import time
 
 from pokerbots.server.games import make_game
+from pokerbots.server.games.engine.betting import start_hand
 
 STACK = 2000
 SMALL, BIG = 5, 10
@@ -45,7 +46,7 @@ def ours(players: int, seconds: float, seed: int) -> tuple[int, float, int]:
     deadline = start + seconds
     while True:
         for _ in range(50):
-            hand = game.new_hand(button, game.deal(rng))
+            hand = start_hand(game, button, game.deal(rng))
             while hand.to_act is not None:
                 legal = hand.legal()
                 choice = _choose(rng, legal.can_fold, legal.raise_min is not None)

@@ -32,11 +32,11 @@ import time
 from pathlib import Path
 
 from pokerbots.protocol.wire import GOODBYE_BYTES, money_reply
-from pokerbots.server.bots import parse_bot
-from pokerbots.server.driver import play_local
 from pokerbots.server.games import make_game
-from pokerbots.server.match import MatchConfig, run_match
-from pokerbots.server.referee import Referee
+from pokerbots.server.match.driver import play_local
+from pokerbots.server.match.referee import Referee
+from pokerbots.server.play.match import MatchConfig, run_match
+from pokerbots.server.seats.arguments import parse_bot
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -71,7 +71,7 @@ def play(bot, players: int, hands: int, game: str, options: dict, logs: Path) ->
     """One match as `pokerbots run` plays it: hands/s and the server's CPU per hand."""
     config = MatchConfig(bots=[parse_bot(str(bot))] * players, game=game, game_options=options,
                          hands=hands, seed=1, logs=logs, cpu=None)
-    from pokerbots.server.cpus import claim_cpu
+    from pokerbots.server.confine.cpus import claim_cpu
 
     config.cpu = claim_cpu()
     cpu0, start = cpu_seconds(), time.perf_counter()
@@ -110,7 +110,7 @@ def referee_alone(game: str, options: dict, players: int, hands: int) -> float:
 
 def logging_alone(game: str, options: dict, players: int, hands: int, logs: Path) -> float:
     """CPU per hand of writing hands.jsonl for the hands the referee plays."""
-    from pokerbots.server.logs import MatchLog
+    from pokerbots.server.logs.writer import MatchLog
 
     records: list[dict] = []
     referee = Referee(make_game(game, players, **options), random.Random(1), hands=hands,
@@ -128,8 +128,8 @@ def logging_alone(game: str, options: dict, players: int, hands: int, logs: Path
 def peak_memory(bot, hands: int, logs: Path) -> float:
     """The peak RSS (MiB) of a server process that played ``hands`` Kuhn hands."""
     code = ("import resource,sys;from pathlib import Path;"
-            "from pokerbots.server.bots import parse_bot;"
-            "from pokerbots.server.match import MatchConfig,run_match;"
+            "from pokerbots.server.seats.arguments import parse_bot;"
+            "from pokerbots.server.play.match import MatchConfig,run_match;"
             f"run_match(MatchConfig(bots=[parse_bot({str(bot)!r})]*3,hands={hands},seed=1,"
             f"logs=Path({str(logs)!r}),transcripts='none'));"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")

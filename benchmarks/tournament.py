@@ -51,7 +51,7 @@ def busy_ticks() -> tuple[int, int]:
 
 def tournament(args, out: Path, extra: list[str]) -> tuple[float, float]:
     """Wall seconds, and the share of the machine's CPU time that others used meanwhile."""
-    command = [sys.executable, "-m", "pokerbots.server.cli", "tournament", *field(args.bots),
+    command = [sys.executable, "-m", "pokerbots.server.cli.main", "tournament", *field(args.bots),
                "--players", str(args.players), "--hands", str(args.hands), "--rounds",
                str(args.rounds), "--duplicate", "--seed", "1", "--game", args.game,
                "--out", str(out), *extra]

@@ -4,6 +4,6 @@ The protocol itself is described in PROTOCOL.md beside this file; :mod:`.wire` w
 it; :mod:`.client` is the client library for bots written in Python.
 """
 
-from .wire import GOODBYE
+from pokerbots.protocol.wire import GOODBYE
 
 __all__ = ["GOODBYE"]

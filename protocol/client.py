@@ -32,7 +32,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .wire import (
+from pokerbots.protocol import games
+from pokerbots.protocol.games import GameRules
+from pokerbots.protocol.wire import (
     GOODBYE,
     Framer,
     Legal,
@@ -235,16 +237,9 @@ class _FunctionBot(Bot):
         self.decide = decide  # type: ignore[method-assign]
 
 
-def _games():
-    """The server's game registry: which games exist and the lines each adds to a message."""
-    from pokerbots.server import games
-
-    return games
-
-
-def _game_type(name: str):
+def _game_type(name: str) -> GameRules:
     try:
-        return _games().get(name)
+        return games.get(name)
     except KeyError as exc:
         raise ProtocolError(str(exc.args[0])) from None
 
@@ -275,7 +270,6 @@ class Client:
     def __init__(self, bot: Bot | Callable[[State], str], *, game: str | None = None,
                  check: bool = True) -> None:
         self.bot = bot if isinstance(bot, Bot) else _FunctionBot(bot)
-        games = _games()
         if game is not None:
             try:
                 games.get(game)
@@ -315,7 +309,6 @@ class Client:
         #: writes the answers it holds back then, so that a bot that crashes or thinks long
         #: is seen to do so on the right message.
         self.before_bot: Callable[[], None] = _nothing
-        self._table = None  # the Game init_round describes, made on demand (table())
 
     # -- input ---------------------------------------------------------------------------------
 
@@ -402,7 +395,6 @@ class Client:
         self.hand = -1
         self.hands_played = 0
         self.stacks = None
-        self._table = None
         self.info = RoundInfo(self.game, len(money), money, blinds, button, (a, b))
         self._learn_game(self._type)
         for line in lines[5:]:
@@ -418,16 +410,16 @@ class Client:
         self._framer.set_shape(game_type.shape)
         self.game = self.info.game = game_type.name
         try:
-            structure = game_type.make(self.players).structure
+            game_type.check_players(self.players)
         except ValueError as exc:
             raise ProtocolError(f"cannot play {game_type.name}: {exc}") from None
-        self._ante = structure.ante
-        self._single_bet = structure.streets[0].bet
+        self._ante = game_type.ante
+        self._single_bet = game_type.streets[0][2]
         shown = 0
         streets = []
-        for street in structure.streets:
-            shown += street.board
-            streets.append((street.name, shown))
+        for name, board, _ in game_type.streets:
+            shown += board
+            streets.append((name, shown))
         self.info.streets = tuple(streets)
 
     def _round_line(self, line: bytes) -> None:
@@ -570,23 +562,6 @@ class Client:
         self._pending = None
         self.hands_played += 1
         return money_reply(self.bankrolls)
-
-    def table(self):
-        """The table ``init_round`` described, as a game of the server's registry seen from
-        your seat (you are seat 0): its :attr:`~pokerbots.server.games.base.Game.structure`
-        has the blinds, antes, stacks, bet sizes and streets. Available once ``init_round`` is
-        read; :class:`ProtocolError` if its lines do not make a table of the game."""
-        if self._table is None:
-            info = self.info
-            if info is None:
-                raise ProtocolError("no init_round yet")
-            try:
-                self._table = self._type.from_round(info.players, info.blinds, info.button,
-                                                    info.lines)
-            except (KeyError, ValueError, TypeError) as exc:
-                raise ProtocolError(f"init_round does not describe a table of {self.game}:"
-                                    f" {exc}") from None
-        return self._table
 
     def _end_round(self, lines: list[bytes]) -> bytes:
         f = parse_fields(lines[1:3], ("Bankrolls", "NumHands"))

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pokerbots.protocol import GOODBYE
 from pokerbots.protocol.wire import Kind
-from pokerbots.server.driver import play_local
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
-from pokerbots.server.referee import Referee
+from pokerbots.server.match.driver import play_local
+from pokerbots.server.match.referee import Referee
 
 
 def money_line(referee: Referee, seat: int) -> bytes:

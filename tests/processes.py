@@ -11,7 +11,7 @@ from pathlib import Path
 def pokerbots(*args, cwd=None, env=None, timeout=60) -> subprocess.CompletedProcess:
     """Run ``pokerbots ARGS`` (under this Python) and capture its output as text."""
     return subprocess.run(
-        [sys.executable, "-m", "pokerbots.server.cli", *map(str, args)],
+        [sys.executable, "-m", "pokerbots.server.cli.main", *map(str, args)],
         capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout,
     )
 

@@ -83,7 +83,7 @@ class Served:
     output goes to ``DATA.out``. A context manager: the service is stopped on exit."""
 
     def __init__(self, submissions: Path, data: Path, *extra: str) -> None:
-        self.argv = [sys.executable, "-m", "pokerbots.server.cli", "serve", str(submissions),
+        self.argv = [sys.executable, "-m", "pokerbots.server.cli.main", "serve", str(submissions),
                      "--data", str(data), "--port", "0", *extra]
         self.output = data.with_name(data.name + ".out")
         self.process: subprocess.Popen | None = None

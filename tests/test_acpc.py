@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pokerbots.server.adapters import acpc
-from pokerbots.server.adapters.acpc_format import AcpcGame, Cards, read_action, unsupported
-from pokerbots.server.cli import main
+from pokerbots.server.cli.main import main
 from pokerbots.server.games import make_game
+from pokerbots.server.logs.acpc_format import AcpcGame, Cards, read_action, unsupported
+from pokerbots.server.seats.relays import acpc
 
 import acpc_build
 import acpc_client

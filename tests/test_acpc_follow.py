@@ -14,10 +14,10 @@ import random
 import pytest
 
 from pokerbots.protocol.client import Bot, Client
-from pokerbots.server.adapters.follow import HandFollower
-from pokerbots.server.driver import play_local
-from pokerbots.server.games import make_game
-from pokerbots.server.referee import Referee
+from pokerbots.server.games import make_game, seat_table
+from pokerbots.server.games.follow import HandFollower
+from pokerbots.server.match.driver import play_local
+from pokerbots.server.match.referee import Referee
 
 
 class RandomPlay(Bot):
@@ -47,7 +47,7 @@ class Following(RandomPlay):
         stacks = client.info.stacks
         if stacks is not None and client.carry:
             stacks = client.stacks
-        self.follower = HandFollower(client.table(), button, stacks)
+        self.follower = HandFollower(seat_table(client), button, stacks)
         self.checked: list = []
 
     def decide(self, state) -> str:

@@ -24,10 +24,10 @@ from pokerbots.protocol.client import (
     parse_pots,
     run,
 )
-from pokerbots.server.driver import play_local
-from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
-from pokerbots.server.referee import Referee
+from pokerbots.server.match.driver import play_local
+from pokerbots.server.match.errors import BotFault
+from pokerbots.server.match.referee import Referee
 
 import drive
 

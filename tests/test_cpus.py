@@ -10,7 +10,7 @@ import pytest
 
 CLAIM = """
 import sys, time
-from pokerbots.server.cpus import claim_cpu
+from pokerbots.server.confine.cpus import claim_cpu
 print(claim_cpu(), flush=True)
 sys.stdin.read()  # hold the claim until told to exit
 """
@@ -55,7 +55,7 @@ def test_two_matches_started_together_run_on_different_cpus(tmp_path):
     env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
     bot = tmp_path / "affinity_bot.py"
     bot.write_text(AFFINITY_BOT)
-    runs = [subprocess.Popen([sys.executable, "-m", "pokerbots.server.cli", "run", bot, bot,
+    runs = [subprocess.Popen([sys.executable, "-m", "pokerbots.server.cli.main", "run", bot, bot,
                               "--hands", "300", "--logs", tmp_path / f"logs{i}"], env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             for i in range(2)]
@@ -80,7 +80,7 @@ def test_a_match_alone_runs_on_every_cpu_and_one_started_beside_it_on_a_cpu_of_i
         (match,) = logs.iterdir()
         return (match / "seat0.stderr").read_text().split("\n")[0]
 
-    alone = subprocess.run([sys.executable, "-m", "pokerbots.server.cli", "run", bot, bot,
+    alone = subprocess.run([sys.executable, "-m", "pokerbots.server.cli.main", "run", bot, bot,
                             "--hands", "5", "--logs", tmp_path / "alone"], env=env,
                            capture_output=True, timeout=60)
     assert alone.returncode == 0, alone.stderr
@@ -89,7 +89,7 @@ def test_a_match_alone_runs_on_every_cpu_and_one_started_beside_it_on_a_cpu_of_i
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         held = int(holder.stdout.readline())
-        beside = subprocess.run([sys.executable, "-m", "pokerbots.server.cli", "run", bot, bot,
+        beside = subprocess.run([sys.executable, "-m", "pokerbots.server.cli.main", "run", bot, bot,
                                  "--hands", "5", "--logs", tmp_path / "beside"], env=env,
                                 capture_output=True, timeout=60)
         assert beside.returncode == 0, beside.stderr
@@ -102,7 +102,7 @@ def test_a_match_alone_runs_on_every_cpu_and_one_started_beside_it_on_a_cpu_of_i
 
 AUTO = """
 import sys, time
-from pokerbots.server.cpus import auto_cpu
+from pokerbots.server.confine.cpus import auto_cpu
 sys.stdin.readline()  # all start together
 print(auto_cpu(), flush=True)
 time.sleep(0.05)  # hold the claim while the other decides

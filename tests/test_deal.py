@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pokerbots.protocol import GOODBYE
-from pokerbots.server.deal import seat_text
+from pokerbots.server.cli.deal import seat_text
 from pokerbots.server.games import make_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +49,7 @@ def test_a_bot_can_read_it_without_a_server(tmp_path):
     out = tmp_path / "seat0.txt"
     assert deal("--seed", "3", "--hands", "3", "-o", str(out)).returncode == 0
     with open(out, "rb") as f:
-        proc = subprocess.run([sys.executable, "-m", "pokerbots.server.smoke_random"],
+        proc = subprocess.run([sys.executable, "-m", "pokerbots.server.play.smoke_random"],
                               stdin=f, capture_output=True, timeout=30)
     replies = proc.stdout.decode().splitlines()
     assert proc.returncode == 0, proc.stderr

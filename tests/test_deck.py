@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pokerbots.server.games import make_game
-from pokerbots.server.games.deck import _sample, sample
+from pokerbots.server.games.engine.deck import _sample, sample
 
 CARDS = [f"{rank}{suit}" for rank in "23456789TJQKA" for suit in "cdhs"]
 

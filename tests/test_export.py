@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pokerbots.server.cli import main
+from pokerbots.server.cli.main import main
 
 import acpc_build
 import phh

@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pokerbots.protocol import GOODBYE
-from pokerbots.server.errors import BotFault
+from pokerbots.server.confine.limits import ResourceLimits
 from pokerbots.server.games import make_game
-from pokerbots.server.limits import ResourceLimits
-from pokerbots.server.process import MAX_LINE, BotProcess, LineTooLong, PipeClosed
-from pokerbots.server.referee import Referee
+from pokerbots.server.match.errors import BotFault
+from pokerbots.server.match.referee import Referee
+from pokerbots.server.seats.process import MAX_LINE, BotProcess, LineTooLong, PipeClosed
 
 from drive import good_reply, replies_for, slots
 

@@ -13,12 +13,13 @@ from click.testing import CliRunner
 
 from pokerbots.protocol.client import Bot, Client
 from pokerbots.server import games
-from pokerbots.server.cli import main
-from pokerbots.server.driver import play_local
-from pokerbots.server.games import make_game
+from pokerbots.server.cli.main import main
+from pokerbots.server.cli.options import parse_game_options
+from pokerbots.server.games import make_game, seat_table
 from pokerbots.server.games.base import Deal
-from pokerbots.server.options import parse_game_options
-from pokerbots.server.referee import Referee
+from pokerbots.server.games.engine.betting import start_hand
+from pokerbots.server.match.driver import play_local
+from pokerbots.server.match.referee import Referee
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +27,7 @@ DEAL3 = Deal((("Ah", "Kd"), ("Qs", "Qc"), ("2c", "7d")), ("3h", "8h", "9s", "Td"
 
 
 def hand_of(options: dict, button: int = 0, deal: Deal = DEAL3, game: str = "holdem-nl"):
-    return make_game(game, len(deal.holes), **options).new_hand(button, deal)
+    return start_hand(make_game(game, len(deal.holes), **options), button, deal)
 
 
 # -- the rules -----------------------------------------------------------------------------------
@@ -171,7 +172,7 @@ def test_clients_keep_every_bankroll_and_stack_right(options):
     ("leduc", {}),
 ])
 def test_a_seat_rebuilds_the_table_from_init_round(game, options):
-    """``Client.table()`` is the inverse of the lines a game adds: the same structure, seen
+    """``seat_table(client)`` is the inverse of the lines a game adds: the same structure, seen
     from the seat (stacks rotated)."""
     players = 3
     table = make_game(game, players, **options)
@@ -181,14 +182,14 @@ def test_a_seat_rebuilds_the_table_from_init_round(game, options):
         message = next(exchanges).messages[seat]
         client = Client(lambda s: s.check_or_call(), game=game)
         client.receive(message)
-        mine = client.table().structure
+        mine = seat_table(client).structure
         expected = table.structure
         if expected.stacks is not None:
             assert mine.stacks == expected.stacks[seat:] + expected.stacks[:seat]
         assert (mine.blinds, mine.dead_ante, mine.big_blind_ante, mine.streets, mine.cap) == (
             expected.blinds, expected.dead_ante, expected.big_blind_ante, expected.streets,
             expected.cap)
-        assert client.table().carry == table.carry
+        assert seat_table(client).carry == table.carry
 
 
 def test_a_client_that_learns_the_game_late_skips_the_ante_line(monkeypatch):
@@ -200,7 +201,7 @@ def test_a_client_that_learns_the_game_late_skips_the_ante_line(monkeypatch):
     client = Client(lambda s: s.check_or_call())
     replies = [client.feed(line) for line in message.splitlines()]
     assert replies[:5] == [None, None, None, None, b"READY"] and set(replies[5:]) == {None}
-    assert client.game == "holdem-nl" and client.table().structure.dead_ante == 5
+    assert client.game == "holdem-nl" and seat_table(client).structure.dead_ante == 5
     assert client.receive(b"init_hand\nHand: 0\nCards: Ah Kd\n") == b"READY"
 
 
@@ -300,7 +301,7 @@ def oracle_hand(rng: random.Random) -> tuple[list[int], list[int]]:
     options["big_blind_ante" if bb_ante else "ante"] = ante
     game = make_game("holdem-nl", n, **options)
     deal = game.deal(rng)
-    ours = game.new_hand(button, deal)
+    ours = start_hand(game, button, deal)
     seat = [(button + 1 + i) % n for i in range(n)]  # PokerKit player i -> our seat
     antes = [ante] * n
     if bb_ante:  # PokerKit's player 1 is the big blind (heads-up, it reverses the list)

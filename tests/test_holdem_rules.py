@@ -18,8 +18,9 @@ import pytest
 from pokerbots.protocol.wire import Legal
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal, IllegalMove
+from pokerbots.server.games.engine.betting import start_hand
 from pokerbots.server.games.holdem import DECK
-from pokerbots.server.referee import Referee
+from pokerbots.server.match.referee import Referee
 
 try:
     from drive import honest, run, seat_view
@@ -48,7 +49,7 @@ def deal(game, holes=None, board=BOARD) -> Deal:
 
 
 def start(game, button=0, holes=None, board=BOARD):
-    return game.new_hand(button, deal(game, holes, board))
+    return start_hand(game, button, deal(game, holes, board))
 
 
 def table(stacks, cls=nl, **options):
@@ -431,7 +432,7 @@ def test_random_hands_keep_the_chips_balanced():
                          (limit, 3), (nl, 10)):
         game = cls(players, carry=True, stack=300)
         for number in range(300):
-            hand = game.new_hand(number % players, game.deal(rng))
+            hand = start_hand(game, number % players, game.deal(rng))
             before = list(hand.stacks_start)
             random_play(hand, rng)
             assert hand.to_act is None
@@ -768,7 +769,7 @@ def hands_per_second(game, hands: int = 30000, seed: int = 1) -> float:
     n = game.players
     t = time.process_time()
     for number in range(hands):
-        random_play(game.new_hand(number % n, game.deal(rng)), rng)
+        random_play(start_hand(game, number % n, game.deal(rng)), rng)
     return hands / (time.process_time() - t)
 
 

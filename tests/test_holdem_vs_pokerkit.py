@@ -70,6 +70,7 @@ pokerkit = pytest.importorskip("pokerkit")
 from pokerkit import Automation, FixedLimitTexasHoldem, NoLimitTexasHoldem  # noqa: E402
 
 from pokerbots.server.games import make_game  # noqa: E402
+from pokerbots.server.games.engine.betting import start_hand
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
@@ -125,7 +126,7 @@ class Pair:
                              carry=True)
         game.stacks[:] = stacks  # carry mode: per-seat stacks for the next hand
         self.deal = deal = game.deal(rng)
-        self.ours = game.new_hand(button, deal)
+        self.ours = start_hand(game, button, deal)
         pk_stacks = tuple(stacks[s] for s in self.seat)
         if limit:
             self.pk = FixedLimitTexasHoldem.create_state(
@@ -422,7 +423,7 @@ def test_no_raise_when_nobody_can_call():
     or gone all-in' (here: cannot put in more than the table bet)."""
     game = make_game("holdem-nl", 3, stack=2000, small_blind=5, big_blind=10, carry=True)
     game.stacks[:] = [100, 2000, 50]
-    hand = game.new_hand(0, game.parse_deal("AhKd QsQc 2c3d | 7h 8h 9h Td Jd"))
+    hand = start_hand(game, 0, game.parse_deal("AhKd QsQc 2c3d | 7h 8h 9h Td Jd"))
     assert hand.to_act == 0
     hand.raise_to(100)  # button all-in
     assert hand.to_act == 1

@@ -19,11 +19,12 @@ from pathlib import Path
 import pytest
 import trio
 
-from pokerbots.server import process, reaper, sandbox
-from pokerbots.server.bots import parse_bot
-from pokerbots.server.limits import ResourceLimits
-from pokerbots.server.match import MatchConfig, MatchSetupError, prepare, run_match
-from pokerbots.server.runner import Limits
+from pokerbots.server.confine import reaper, sandbox
+from pokerbots.server.confine.limits import ResourceLimits
+from pokerbots.server.play.match import MatchConfig, MatchSetupError, prepare, run_match
+from pokerbots.server.seats import process
+from pokerbots.server.seats.arguments import parse_bot
+from pokerbots.server.seats.runner import Limits
 
 from processes import pokerbots, processes_mentioning
 
@@ -331,7 +332,7 @@ def test_cli_crash_prints_one_paragraph_with_the_stderr_tail(tmp_path, bots, cle
 def test_interrupting_the_server_ends_every_bot(tmp_path, bots, clean, signum, code):
     logs = tmp_path / "logs"
     server = subprocess.Popen(
-        [sys.executable, "-m", "pokerbots.server.cli", "run", bots / "good.py",
+        [sys.executable, "-m", "pokerbots.server.cli.main", "run", bots / "good.py",
          f"{bots / 'hostile.py'} setsid-orphan", "--end-prob", "0/1", "--hands", "100000000",
          "--logs", logs, "--cpu", "none"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -419,7 +420,7 @@ def test_without_a_namespace_the_other_bots_are_in_reach(tmp_path, bots, clean):
 @needs_namespaces
 @pytest.mark.parametrize("signame", ["STOP", "TERM"])
 def test_a_bot_cannot_stop_or_end_the_server(tmp_path, bots, clean, signame):
-    attack = f"{bots / 'hostile.py'} kill-others --signal {signame} --target pokerbots.server.cli"
+    attack = f"{bots / 'hostile.py'} kill-others --signal {signame} --target pokerbots.server.cli.main"
     result = pokerbots("run", bots / "good.py", attack, "--hands", 3, "--logs", tmp_path / "logs",
                        timeout=30)
     assert result.returncode == 0, result.stderr

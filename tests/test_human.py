@@ -12,7 +12,7 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))
-OPPONENT = f"{sys.executable} -m pokerbots.server.smoke_random --seed 4"
+OPPONENT = f"{sys.executable} -m pokerbots.server.play.smoke_random --seed 4"
 
 # The relay's hints (on the terminal's stderr) end with the exact reply to type.
 REPLY = r"# Reply: ([^\r\n\x1b]+)"

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from pokerbots.protocol.client import Client
-from pokerbots.server.driver import play_local
 from pokerbots.server.games import make_game
-from pokerbots.server.referee import Referee
+from pokerbots.server.match.driver import play_local
+from pokerbots.server.match.referee import Referee
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
 

@@ -9,6 +9,7 @@ import pytest
 
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal, IllegalMove
+from pokerbots.server.games.engine.betting import start_hand
 from pokerbots.server.games.kuhn import deck_for
 
 
@@ -41,7 +42,7 @@ def test_deals_use_every_card_and_never_repeat_one():
 
 def play(players, button, cards, moves):
     """moves: 'k' check, 'b' bet, 'c' call, 'f' fold, in order of play."""
-    hand = make_game("kuhn", players).new_hand(button, Deal(tuple((c,) for c in cards)))
+    hand = start_hand(make_game("kuhn", players), button, Deal(tuple((c,) for c in cards)))
     order = []
     for move in moves:
         order.append(hand.to_act)
@@ -101,7 +102,7 @@ def test_every_betting_sequence_pays_out_a_zero_sum_to_the_best_live_card(player
     rng = random.Random(players)
     for _ in range(300):
         cards = rng.sample(deck, players)
-        hand = game.new_hand(rng.randrange(players), Deal(tuple((c,) for c in cards)))
+        hand = start_hand(game, rng.randrange(players), Deal(tuple((c,) for c in cards)))
         while hand.to_act is not None:
             legal = hand.legal()
             choice = rng.choice(["call"] + ["raise"] * (legal.raise_min is not None)

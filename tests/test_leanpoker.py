@@ -19,12 +19,12 @@ from click.testing import CliRunner
 
 from pokerbots.protocol.client import Client
 from pokerbots.protocol.wire import Legal
-from pokerbots.server.adapters.leanpoker import LeanPokerSeat
-from pokerbots.server.cli import main
-from pokerbots.server.driver import play_local
+from pokerbots.server.cli.main import main
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
-from pokerbots.server.referee import Referee
+from pokerbots.server.match.driver import play_local
+from pokerbots.server.match.referee import Referee
+from pokerbots.server.seats.relays.leanpoker import LeanPokerSeat
 
 from leanpoker_player import VERSION, Player, PlayerServer
 from processes import only_match_dir, processes_mentioning
@@ -159,7 +159,7 @@ def test_a_lean_poker_player_plays_a_round_without_a_fault(tmp_path, hands):
     assert actions.count("showdown") == hands and actions.count("bet_request") >= hands
     rounds = {s["round"] for a, s in player.requests if a == "showdown"}
     assert rounds == set(range(hands))
-    assert processes_mentioning("pokerbots.server.adapters.leanpoker") == []
+    assert processes_mentioning("pokerbots.server.seats.relays.leanpoker") == []
 
 
 # -- faults of the seat --------------------------------------------------------------------------

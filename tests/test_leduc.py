@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from pokerbots.protocol.client import Bot, Client
-from pokerbots.server.driver import play_local
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal, IllegalMove
-from pokerbots.server.referee import Referee
+from pokerbots.server.games.engine.betting import start_hand
+from pokerbots.server.match.driver import play_local
+from pokerbots.server.match.referee import Referee
 
 from processes import only_match_dir, pokerbots
 
@@ -28,7 +29,7 @@ PROTOCOL = (ROOT / "protocol" / "PROTOCOL.md").read_text()
 
 def hand(holes: str, board: str, button: int = 0, players: int = 2):
     game = make_game("leduc", players)
-    return game.new_hand(button, game.parse_deal(f"{holes} | {board}"))
+    return start_hand(game, button, game.parse_deal(f"{holes} | {board}"))
 
 
 def act(h, script: str) -> None:
@@ -292,7 +293,7 @@ def test_run_deal_smoke_and_show_play_leduc_with_the_bundled_bots(tmp_path):
 
 def test_a_person_plays_leduc_at_the_terminal(tmp_path):
     pexpect = pytest.importorskip("pexpect")
-    opponent = f"{sys.executable} -m pokerbots.server.smoke_random --seed 2"
+    opponent = f"{sys.executable} -m pokerbots.server.play.smoke_random --seed 2"
     command = [str(Path(sys.executable).with_name("pokerbots")), "run", opponent, "-",
                "--game", "leduc", "--hands", 2, "--seed", 4, "--logs", str(tmp_path)]
     child = pexpect.spawn(shlex.join(map(str, command)), encoding="utf-8", timeout=15,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pokerbots.server.prune import to_delete
+from pokerbots.server.logs.prune import to_delete
 
 from processes import pokerbots
 

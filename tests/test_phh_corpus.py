@@ -47,10 +47,10 @@ from click.testing import CliRunner
 
 from pokerbots.protocol.client import Bot, Client
 from pokerbots.server import games
-from pokerbots.server.cli import main
-from pokerbots.server.driver import play_local
-from pokerbots.server.options import parse_game_options
-from pokerbots.server.referee import Referee
+from pokerbots.server.cli.main import main
+from pokerbots.server.cli.options import parse_game_options
+from pokerbots.server.match.driver import play_local
+from pokerbots.server.match.referee import Referee
 
 import phh
 

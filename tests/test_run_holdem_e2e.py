@@ -332,8 +332,8 @@ def test_hands_played_counts_the_settled_hand_after_an_end_hand_fault(tmp_path, 
 
 
 def test_python_dash_m_cli_show_takes_its_logdir_argument(tmp_path, bots):
-    """`python -m pokerbots.server.cli show LOGDIR` works like `pokerbots show LOGDIR`. Under
-    -m the cli module runs twice (as __main__ and as pokerbots.server.cli), so show.command()
+    """`python -m pokerbots.server.cli.main show LOGDIR` works like `pokerbots show LOGDIR`. Under
+    -m the cli module runs twice (as __main__ and as pokerbots.server.cli.main), so show.command()
     is called twice; it once lost LOGDIR and its options on the second call."""
     holdem_bot = bots[2]
     logs = tmp_path / "logs"

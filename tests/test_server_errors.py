@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from pokerbots.server.bots import parse_bot
-from pokerbots.server.match import MatchConfig, prepare, run_prepared
-from pokerbots.server.runner import Limits
-from pokerbots.server.show import show_text
+from pokerbots.server.logs.show import show_text
+from pokerbots.server.play.match import MatchConfig, prepare, run_prepared
+from pokerbots.server.seats.arguments import parse_bot
+from pokerbots.server.seats.runner import Limits
 
 from processes import processes_mentioning
 
@@ -39,7 +39,7 @@ def server(args, *, file_size: int | None = None, **kwargs) -> subprocess.Popen:
         if file_size is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
 
-    return subprocess.Popen([sys.executable, "-m", "pokerbots.server.cli", *map(str, args)],
+    return subprocess.Popen([sys.executable, "-m", "pokerbots.server.cli.main", *map(str, args)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=limit, **kwargs)
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import click
 import pytest
 
+from pokerbots.server.cli.serve import parse_every
 from pokerbots.server.service import chart, pages, store, submissions
-from pokerbots.server.service.command import parse_every
 from pokerbots.server.service.scheduler import Settings
 from pokerbots.server.service.web import log_file, log_files
 

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from pokerbots.server.bots import BotSpec
-from pokerbots.server.match import MatchConfig, run_match
-from pokerbots.server.show import chart, show_text
+from pokerbots.server.logs.show import chart, show_text
+from pokerbots.server.play.match import MatchConfig, run_match
+from pokerbots.server.seats.bots import BotSpec
 
 POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))
 
 
 def random_bot(seed: int) -> BotSpec:
     return BotSpec(f"random-{seed}",
-                   (sys.executable, "-m", "pokerbots.server.smoke_random", "--seed", str(seed)))
+                   (sys.executable, "-m", "pokerbots.server.play.smoke_random", "--seed", str(seed)))
 
 
 def bad_bot(tmp_path: Path) -> BotSpec:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))
-RANDOM = f"{sys.executable} -m pokerbots.server.smoke_random --seed 5"
+RANDOM = f"{sys.executable} -m pokerbots.server.play.smoke_random --seed 5"
 
 # Answers correctly until its third hand, then bets an impossible amount; talks on stderr.
 BAD_BOT = '''

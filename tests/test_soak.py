@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from pokerbots.server import reaper
-from pokerbots.server.bots import parse_bot
-from pokerbots.server.limits import ResourceLimits
-from pokerbots.server.match import MatchConfig, run_match
-from pokerbots.server.runner import Limits
+from pokerbots.server.confine import reaper
+from pokerbots.server.confine.limits import ResourceLimits
+from pokerbots.server.play.match import MatchConfig, run_match
+from pokerbots.server.seats.arguments import parse_bot
+from pokerbots.server.seats.runner import Limits
 
 from processes import processes_mentioning
 

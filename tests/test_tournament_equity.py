@@ -18,7 +18,7 @@ import pytest
 
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
-from pokerbots.server.games.betting import Hand
+from pokerbots.server.games.engine.betting import Hand
 from pokerbots.server.games.equity import SAMPLES, allin_values
 
 from processes import pokerbots

@@ -32,7 +32,7 @@ EQUILIBRIUM = ROOT / "bots" / "kuhn_2p_equilibrium.py"
 
 
 def command(*args) -> list[str]:
-    return [sys.executable, "-m", "pokerbots.server.cli", *map(str, args)]
+    return [sys.executable, "-m", "pokerbots.server.cli.main", *map(str, args)]
 
 
 def matches(out: Path) -> list[dict]:

@@ -15,9 +15,9 @@ import random
 import pytest
 
 from pokerbots.protocol.client import Client
-from pokerbots.server.driver import play_local
 from pokerbots.server.games import make_game
-from pokerbots.server.referee import Referee
+from pokerbots.server.match.driver import play_local
+from pokerbots.server.match.referee import Referee
 
 TABLES = [("kuhn", {}), ("holdem-nl", {}), ("holdem-limit", {}),
           ("holdem-nl", {"carry": True, "stack": 300}), ("holdem-nl", {"stack": 40})]

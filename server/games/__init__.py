@@ -12,7 +12,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .base import Game, GameType
+from pokerbots.protocol import games as protocol_games
+from pokerbots.server.games.base import Game, GameType
 
 _REGISTRY: dict[str, GameType] | None = None
 
@@ -34,8 +35,8 @@ def _load() -> dict[str, GameType]:
     return _REGISTRY
 
 
-#: The game played when none is named.
-DEFAULT = "kuhn"
+#: The game played when none is named (the protocol's, which a bot assumes too).
+DEFAULT = protocol_games.DEFAULT
 
 
 def names() -> tuple[str, ...]:
@@ -60,4 +61,30 @@ def make_game(name: str, players: int, **options) -> Game:
     return get(name).make(players, **options)
 
 
-__all__ = ["DEFAULT", "Game", "GameType", "all_types", "get", "make_game", "names"]
+#: The last table :func:`seat_table` made, with the round it was made for.
+_SEAT_TABLE: tuple[object, Game] | None = None
+
+
+def seat_table(client) -> Game:
+    """The table the ``init_round`` a client read (a :class:`~pokerbots.protocol.client.Client`)
+    describes, as that seat sees it (itself seat 0): its ``structure`` has the blinds, antes,
+    stacks, bet sizes and streets. Made once a round. The client's ProtocolError says what in
+    the message does not make a table of the game (or that no ``init_round`` came yet)."""
+    global _SEAT_TABLE
+    from pokerbots.protocol.client import ProtocolError
+
+    info = client.info
+    if info is None:
+        raise ProtocolError("no init_round yet")
+    if _SEAT_TABLE is not None and _SEAT_TABLE[0] is info:
+        return _SEAT_TABLE[1]
+    try:
+        table = get(client.game).from_round(info.players, info.blinds, info.button, info.lines)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ProtocolError(f"init_round does not describe a table of {client.game}:"
+                            f" {exc}") from None
+    _SEAT_TABLE = (info, table)
+    return table
+
+
+__all__ = ["DEFAULT", "Game", "GameType", "all_types", "get", "make_game", "names", "seat_table"]

@@ -18,15 +18,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
+from pokerbots.protocol import games as protocol_games
 from pokerbots.protocol.wire import Shape, join, rotate
-
-from .deck import sample
-
-if TYPE_CHECKING:
-    from .betting import Hand
+from pokerbots.server.games.engine.deck import sample
 
 
 class IllegalMove(Exception):
@@ -157,8 +153,7 @@ class GameType:
     """What the registry knows of a game, before any table is made.
 
     ``make(players, **options)`` returns a :class:`Game` or raises ValueError saying what is
-    wrong. ``options`` are what the command line offers for it. ``shape`` is what it adds to
-    the protocol's messages. ``phh_variant`` is its code in the PHH hand-history format
+    wrong. ``options`` are what the command line offers for it. ``phh_variant`` is its code in the PHH hand-history format
     (None: PHH has none). ``allin_equity`` marks the games whose tournaments score all-in hands
     by their expected value (the ACPC's no-limit practice).
     """
@@ -169,10 +164,15 @@ class GameType:
     max_players: int
     make: Callable[..., Game]
     options: tuple[Option, ...] = ()
-    shape: Shape = field(default_factory=Shape)
     phh_variant: str | None = None
     allin_equity: bool = False
     read_round: Callable[[int, list[int], int, dict[str, str]], dict] | None = None
+
+    @property
+    def shape(self) -> Shape:
+        """What the game adds to the protocol's messages: the protocol's own table says it
+        (:mod:`pokerbots.protocol.games`), for the client library reads it too."""
+        return protocol_games.get(self.name).shape
 
     def from_round(self, players: int, blinds: list[int], button: int,
                    lines: dict[str, str]) -> Game:
@@ -194,7 +194,7 @@ class GameType:
 class Game:
     """A game at a table of ``players``, alive for one round.
 
-    It deals the hands (:meth:`new_hand`, played by :class:`~.betting.Hand`), says what the
+    It deals the hands (played by :mod:`~.engine.betting`), says what the
     game adds to each message, and holds what carries from hand to hand: with ``carry`` the
     stacks, which a seat may top up with ``REBUY`` after a hand.
     """
@@ -225,9 +225,6 @@ class Game:
         self.stacks = list(structure.stacks) if structure.stacks is not None else None
         #: Carry mode: the chips each seat has bought with REBUY so far.
         self.rebuys = [0] * players
-        from .betting import Hand  # here, not at the top: betting imports this module
-
-        self._hand = Hand  # looked up once: an import per hand costs a Kuhn hand 2%
 
     def blinds(self, button: int) -> list[int]:
         """The forced bets per seat of a hand with this button (the ``Blinds:`` line)."""
@@ -246,14 +243,6 @@ class Game:
     def parse_deal(self, text: str) -> Deal:
         """A :class:`Deal` from one line of a ``--cards`` file; ValueError says what is wrong."""
         return self._parse_deal(self, text)
-
-    def new_hand(self, button: int, deal: Deal) -> Hand:
-        """Start a hand (forced bets posted) with ``button`` on that seat."""
-        if self.stacks is not None and self.carry:
-            stacks = self.stacks
-        else:
-            stacks = self.structure.stacks
-        return self._hand(self, button, deal, stacks)
 
     def round_lines(self, view: int) -> str:
         """The lines this game adds to ``init_round`` for seat ``view``."""

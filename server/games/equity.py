@@ -24,8 +24,8 @@ import math
 import random
 from collections import Counter
 
-from .base import Deal, Game
-from .betting import Hand
+from pokerbots.server.games.base import Deal, Game
+from pokerbots.server.games.engine.betting import Hand
 
 #: Enumerate every remaining board when there are at most this many (Hold'em flop: 990 heads-up).
 EXACT_LIMIT = 20_000

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pokerbots.protocol.wire import Shape, join, parse_list, rotate
-
-from .base import (
+from pokerbots.protocol.wire import join, parse_list, rotate
+from pokerbots.server.games.base import (
     Deal,
     Game,
     GameType,
@@ -228,25 +227,19 @@ STACK_MODE = Option("--stacks", "Hold'em: reset stacks every hand (Doyle's game,
                     " or carry them, with REBUY.", _stack_mode, metavar="MODE",
                     choices=("reset", "carry"))
 
-_PLAY = ("Board", "Pot", "Stacks", "Raise")
-_END = ("Board", "Stacks")
-#: Lines of init_round that only a table with an ante has (after Stack, before StackMode).
-_ANTE_LINES = ("Ante", "BigBlindAnte")
+# The lines Hold'em adds to the messages are the protocol's (pokerbots.protocol.games): there
+# the ante lines are the optional ones, only a table with an ante has them.
 
 NO_LIMIT = GameType(
     name="holdem-nl", title="no-limit Texas Hold'em", min_players=2, max_players=10,
     make=lambda players, **options: _make(NO_LIMIT, players, **options),
     options=(STACK, BLINDS, ANTE, BIG_BLIND_ANTE, STACK_MODE),
-    shape=Shape(round=("Game", "Stack", "StackMode"), play=_PLAY, end=_END,
-                optional=_ANTE_LINES),
     phh_variant="NT", allin_equity=True, read_round=read_round)
 
 LIMIT = GameType(
     name="holdem-limit", title="limit Texas Hold'em", min_players=2, max_players=10,
     make=lambda players, **options: _make(LIMIT, players, **options),
     options=(STACK, BLINDS, BET_SIZES, ANTE, BIG_BLIND_ANTE, STACK_MODE),
-    shape=Shape(round=("Game", "Stack", "StackMode", "BetSizes"), play=_PLAY, end=_END,
-                optional=_ANTE_LINES),
     phh_variant="FT", read_round=read_round)
 
 GAMES = (NO_LIMIT, LIMIT)

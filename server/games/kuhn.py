@@ -13,7 +13,7 @@ as the protocol's example shows: ``Pots: 4,0``).
 
 from __future__ import annotations
 
-from .base import Deal, Game, GameType, Street, Structure
+from pokerbots.server.games.base import Deal, Game, GameType, Street, Structure
 
 RANKS = "23456789TJQKA"
 

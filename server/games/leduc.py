@@ -16,9 +16,7 @@ put in this hand (``Totals``), from which a bot keeps the score.
 
 from __future__ import annotations
 
-from pokerbots.protocol.wire import Shape
-
-from .base import Deal, Game, GameType, Street, Structure
+from pokerbots.server.games.base import Deal, Game, GameType, Street, Structure
 
 RANKS = "23456789TJQKA"
 
@@ -70,7 +68,6 @@ def make(players: int) -> Game:
 
 
 LEDUC = GameType(
-    name="leduc", title="Leduc Hold'em", min_players=2, max_players=10, make=make,
-    shape=Shape(round=("Game",), play=("Board", "Pot", "Raise"), end=("Board", "Totals")))
+    name="leduc", title="Leduc Hold'em", min_players=2, max_players=10, make=make)
 
 GAMES = (LEDUC,)

@@ -13,10 +13,10 @@ from collections import Counter
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from .. import __version__, games
-from ..tournament import report
-from . import chart
-from .scheduler import Settings, stamp
+from pokerbots.server import __version__, games
+from pokerbots.server.service import chart
+from pokerbots.server.service.scheduler import Settings, stamp
+from pokerbots.server.tournament import report
 
 #: Tournaments in the home page's chart, and in its list.
 CHART_TOURNAMENTS = 10

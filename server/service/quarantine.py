@@ -1,7 +1,7 @@
 """Quarantine: a new version plays ``pokerbots smoke`` before it may play a tournament.
 
-The test is the smoke test's own code (:func:`pokerbots.server.smoke.plan` and
-:func:`~pokerbots.server.smoke.run_case`) for the service's game, its options and its table
+The test is the smoke test's own code (:func:`pokerbots.server.play.smoke.plan` and
+:func:`~pokerbots.server.play.smoke.run_case`) for the service's game, its options and its table
 size: the bot takes every seat, ``ROUNDS`` rounds of ``HANDS`` hands each (smoke's defaults),
 against the random bot, under the limits (and the sandbox) the tournaments use. It stops at
 the first failure, whose paragraph, reason and transcript become the version's page.
@@ -21,7 +21,7 @@ import signal
 import sys
 from pathlib import Path
 
-from . import workers
+from pokerbots.server.service import workers
 
 #: Rounds per seat and hands per round: ``pokerbots smoke``'s defaults.
 ROUNDS = 2
@@ -40,10 +40,10 @@ def job(entry: Path, logs: Path, *, game: str, game_texts: dict, players: int,
 
 def test(job: dict) -> dict:
     """Play the smoke matches of ``job``; the verdict (stops at the first failure)."""
-    from .. import smoke
-    from ..bots import parse_bot
-    from ..match import MatchSetupError
-    from ..tournament.play import limits_from_dict
+    from pokerbots.server.play import smoke
+    from pokerbots.server.play.match import MatchSetupError
+    from pokerbots.server.seats.arguments import parse_bot
+    from pokerbots.server.tournament.job import limits_from_dict
 
     spec = parse_bot(shlex.quote(job["entry"]))
     cases = smoke.plan([job["game"]], [job["players"]], ROUNDS, SEED)

@@ -33,9 +33,9 @@ from pathlib import Path
 import click
 import trio
 
-from ..tournament import store as tournament_store
-from . import quarantine, submissions, tournaments
-from .store import Store, StoreError
+from pokerbots.server.service import quarantine, submissions, tournaments
+from pokerbots.server.service.store import Store, StoreError
+from pokerbots.server.tournament import store as tournament_store
 
 #: Seconds between two looks at the submissions folder.
 POLL = 2.0

@@ -26,8 +26,9 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bots import BotSpecError, parse_bot
-from ..tournament.entrants import check_name
+from pokerbots.server.seats.arguments import parse_bot
+from pokerbots.server.seats.bots import BotSpecError
+from pokerbots.server.tournament.entrants import check_name
 
 #: The entry points, in the order they are looked for.
 ENTRY_POINTS = ("bot", "bot.py")

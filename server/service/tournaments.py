@@ -1,6 +1,6 @@
 """The service's tournaments: each one an ordinary ``pokerbots tournament``, in a process.
 
-:func:`job` is the keyword arguments of :func:`pokerbots.server.tournament.command.tournament`:
+:func:`job` is the keyword arguments of :func:`pokerbots.server.cli.tournament.tournament`:
 the admitted versions as ``NAME=ENTRY`` (their copies in the data folder), a new seed, the
 tournament's own folder as ``out``, and the service's tournament options. The service records
 the job before the tournament starts; after a restart it runs the same job again, and the
@@ -25,9 +25,9 @@ from pathlib import Path
 
 import click
 
-from ..tournament import director, store
-from ..tournament.command import STANDINGS_FILE, tournament
-from . import workers
+from pokerbots.server.cli.tournament import STANDINGS_FILE, tournament
+from pokerbots.server.service import workers
+from pokerbots.server.tournament import director, store
 
 #: Exit codes of the tournament command that mean it was stopped, not that it failed.
 INTERRUPTED = (130, 143)

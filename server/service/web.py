@@ -31,11 +31,11 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..tournament import report
-from ..tournament import standings as standings_
-from ..tournament import store as tournament_store
-from . import pages
-from .store import reader
+from pokerbots.server.service import pages
+from pokerbots.server.service.store import reader
+from pokerbots.server.tournament import report
+from pokerbots.server.tournament import standings as standings_
+from pokerbots.server.tournament import store as tournament_store
 
 #: The files of a match folder that may be served.
 LOG_FILES = re.compile(r"hands\.txt|hands\.jsonl|summary\.json|timing\.json"

@@ -35,6 +35,6 @@ async def run(module: str, *args: str, stop_signal: int, grace: float,
 def adopt() -> None:
     """In a worker: die with the service (the pid it was given), even if it is killed with
     SIGKILL: SIGINT then stops the worker as Ctrl-C would."""
-    from ..tournament.pool import die_with_parent
+    from pokerbots.server.tournament.pool import die_with_parent
 
     die_with_parent(int(sys.argv[1]))

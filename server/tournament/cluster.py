@@ -8,7 +8,7 @@ match folders are written by the worker at the path the job names, so on a share
 they all end up in the tournament folder. Start workers with one thread each
 (``dask worker ADDRESS --nthreads 1 --nworkers N``): a match is a process conversation, not
 Python work, and each running match claims a CPU of its own on its machine
-(:mod:`pokerbots.server.cpus`).
+(:mod:`pokerbots.server.confine.cpus`).
 
 Dask is an optional extra: ``pip install 'pokerbots[dask]'``.
 """
@@ -59,7 +59,7 @@ class ClusterPool:
         return self._capacity
 
     def submit(self, job: dict) -> None:
-        from .play import play
+        from pokerbots.server.tournament.job import play
 
         future = self._client.submit(play, job, pure=False,
                                      key=f"pokerbots-match-{job['id']}-{uuid.uuid4().hex}")

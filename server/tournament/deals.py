@@ -16,7 +16,7 @@ import hashlib
 import random
 from collections.abc import Callable
 
-from ..games.base import Deal, Game
+from pokerbots.server.games.base import Deal, Game
 
 
 def match_seed(seed: int, table_no: int, deal_set: int) -> int:
@@ -31,7 +31,7 @@ def deal(game: Game, hand: int, *, seed: int) -> Deal:
 
 
 def dealer(seed: int) -> Callable[[Game, int], Deal]:
-    """``deal`` for one match seed, as :class:`~pokerbots.server.match.MatchConfig` takes it."""
+    """``deal`` for one match seed, as :class:`~pokerbots.server.play.match.MatchConfig` takes it."""
     return functools.partial(deal, seed=seed)
 
 

@@ -19,9 +19,9 @@ import time
 from collections import deque
 from pathlib import Path
 
-from . import plan, standings
-from .play import job_for
-from .store import Store
+from pokerbots.server.tournament import plan, standings
+from pokerbots.server.tournament.job import job_for
+from pokerbots.server.tournament.store import Store
 
 #: Seconds the running matches get to end after Ctrl-C before their workers are ended.
 GRACE = 30.0

@@ -18,7 +18,8 @@ import shlex
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from ..bots import BotSpecError, parse_bot
+from pokerbots.server.seats.arguments import parse_bot
+from pokerbots.server.seats.bots import BotSpecError
 
 #: The longest name a bot may have.
 MAX_NAME = 40

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from . import deals
+from pokerbots.server.tournament import deals
 
 
 @dataclass(frozen=True)

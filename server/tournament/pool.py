@@ -3,7 +3,7 @@
 Each worker is ``python -m pokerbots.server.tournament.pool``: it reads one job per line (JSON)
 on stdin, plays it with :func:`.play.play` in its main thread (so a match handles Ctrl-C as
 ``pokerbots run`` does: bots ended, logs complete) and writes the result as one JSON line. Each
-match claims a CPU of its own (:mod:`pokerbots.server.cpus`). A reader thread per worker puts
+match claims a CPU of its own (:mod:`pokerbots.server.confine.cpus`). A reader thread per worker puts
 the results on :attr:`LocalPool.results`; everything else happens in the tournament's main
 thread.
 
@@ -133,7 +133,7 @@ def die_with_parent(parent: int, signum: int = signal.SIGINT) -> None:
 
 def main() -> None:
     """A worker: play each job read on stdin, write each result on stdout."""
-    from .play import play
+    from pokerbots.server.tournament.job import play
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a match in progress takes it over
     die_with_parent(int(sys.argv[1]))

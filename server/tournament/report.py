@@ -19,8 +19,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from . import standings as standings_
-from .store import Store
+from pokerbots.server.tournament import standings as standings_
+from pokerbots.server.tournament.store import Store
 
 FILE = "report.html"
 

@@ -32,7 +32,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .. import games
+from pokerbots.server import games
 
 #: Student's t 0.975 quantiles for 1 to 30 degrees of freedom.
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,

@@ -25,8 +25,8 @@ import json
 import sqlite3
 from pathlib import Path
 
-from .entrants import Entrant
-from .plan import Planned
+from pokerbots.server.tournament.entrants import Entrant
+from pokerbots.server.tournament.plan import Planned
 
 FILE = "results.sqlite"
 STATUSES = ("pending", "running", "done", "failed", "skipped")

@@ -5,7 +5,7 @@ Plain fixed-width text, the same on a terminal, in a pipe and in CI logs.
 
 from __future__ import annotations
 
-from .progress import table_cells
+from pokerbots.server.tournament.progress import table_cells
 
 
 def standings_text(document: dict) -> str:

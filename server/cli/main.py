@@ -1,0 +1,317 @@
+"""The ``pokerbots`` command line.
+
+It imports only what the command it runs needs: ``pokerbots run --help`` loads click and the
+game registry, not trio, rich or eval7, and the commands that live in modules of their own are
+imported only when they run (see :class:`Commands`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from pokerbots.server import __version__
+from pokerbots.server.cli.options import (
+    bot_limit_options,
+    game_options,
+    make_limits,
+    parse_game_options,
+)
+from pokerbots.server.logs.writer import TRANSCRIPTS
+
+#: Exit codes: 0 the match completed, 1 a bot broke the rules, 2 the command was wrong,
+#: 3 the server itself could not go on, 130 interrupted by Ctrl-C.
+EXIT_FAULT = 1
+EXIT_USAGE = 2
+EXIT_SERVER = 3
+EXIT_INTERRUPTED = 130
+#: SIGTERM: the bots are ended and the logs written, as for Ctrl-C.
+EXIT_TERMINATED = 143
+
+
+def parse_fraction(text: str) -> tuple[int, int]:
+    """``a/b`` (or ``a,b``) with 0 <= a <= b, b > 0."""
+    for sep in "/,":
+        if sep in text:
+            a, _, b = text.partition(sep)
+            break
+    else:
+        raise click.BadParameter(f"{text!r} is not a fraction: write it as a/b, e.g. 1/1000")
+    try:
+        num, den = int(a), int(b)
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r}: both parts must be whole numbers, e.g. 1/1000") from None
+    if den <= 0 or not 0 <= num <= den:
+        raise click.BadParameter(f"{text!r} is not a probability: need 0 <= a <= b and b > 0")
+    return num, den
+
+
+def parse_cpu(text: str) -> int | None:
+    if text == "auto":
+        from pokerbots.server.confine.cpus import auto_cpu
+
+        return auto_cpu()
+    if text == "none":
+        return None
+    if text.isdigit():
+        from pokerbots.server.play.match import MatchSetupError, check_cpu
+
+        try:
+            check_cpu(int(text))
+        except MatchSetupError as exc:
+            raise click.BadParameter(str(exc), param_hint="--cpu") from None
+        return int(text)
+    raise click.BadParameter(f"{text!r}: give a CPU number, 'auto' or 'none'", param_hint="--cpu")
+
+
+class Commands(click.Group):
+    """The commands: those defined here, and those in modules of their own, listed in
+    :attr:`LAZY` with their one-line help and imported only when they run."""
+
+    #: name -> (module under pokerbots.server with a ``command()`` function, short help)
+    LAZY = {
+        "smoke": ("play.smoke", "Test a bot against random bots in short matches (for CI)."),
+        "deal": ("cli.deal", "Print the exact text a seat receives, to feed to a bot."),
+        "show": ("logs.show", "Summary, hand history and bankroll chart of a match."),
+        "export": ("logs.export", "Write a match's hands as PHH files or an ACPC log."),
+        "tournament": ("cli.tournament",
+                       "Every table of K bots, duplicate deals, rankings with intervals."),
+        "standings": ("cli.standings", "The standings of a tournament folder."),
+        "logs": ("logs.prune", "Manage the match logs: delete old matches (logs prune)."),
+        "serve": ("cli.serve",
+                  "Run a competition: submissions, quarantine, tournaments, a web site."),
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.LAZY])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.LAZY:
+            module = importlib.import_module(f"pokerbots.server.{self.LAZY[name][0]}")
+            return module.command()
+        return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, self.commands[name].get_short_help_str(limit=300))
+                for name in super().list_commands(ctx)]
+        rows += [(name, help) for name, (_, help) in self.LAZY.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(sorted(rows))
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pokerbots")
+def main() -> None:
+    """Run matches between poker bots: programs in any language that play over stdin/stdout.
+
+    The protocol is in protocol/PROTOCOL.md. Start with:
+
+        pokerbots run bots/random_bot.py bots/call_bot.py bots/random_bot.py
+    """
+
+
+@main.command()
+@click.argument("bots", nargs=-1, required=True)
+@game_options()
+@click.option("--hands", "-n", type=int, default=None,
+              help="Play exactly this many hands (the bots are told EndProb: 0,1).")
+@click.option("--end-prob", default="1/1000", show_default=True, metavar="A/B",
+              help="Chance that the round ends after each hand.")
+@click.option("--seed", type=int, default=None,
+              help="Make deals, first button and round end reproducible.")
+@click.option("--cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Play known cards: one deal per line (see PROTOCOL.md).")
+@click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=Path("logs"),
+              show_default=True, help="Folder that receives one folder per match.")
+@click.option("--reply-timeout", type=click.FloatRange(min=0, min_open=True), default=5.0,
+              show_default=True, help="Seconds a bot has for each reply.")
+@click.option("--startup-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
+              show_default=True, help="Seconds a bot has to start and answer init_round.")
+@bot_limit_options
+@click.option("--cpu", default="auto", show_default=True,
+              help="Pin the match (server and bots) to one CPU: a number, 'none', or 'auto':"
+                   " a CPU no other match holds, or every CPU when no other match runs.")
+@click.option("--transcripts", type=click.Choice(TRANSCRIPTS), default="full",
+              show_default=True,
+              help="Keep each seat's transcript (seatN.in): always, only when the round does"
+                   " not complete, or never. hands.jsonl is always complete.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--allow-remote-bots", is_flag=True,
+              help="Let an http:// bot (a Lean Poker player) be on another host than this one.")
+def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeout,
+        startup_timeout, cpu, transcripts, as_json, allow_remote_bots, **limit_options):
+    """Play one round between BOTS, each a program path or a quoted command line.
+
+    A .py file runs under this Python. A BOT of - (or human) is you: that seat is this
+    terminal, where you read the server's messages and type the replies. A BOT of
+    http://HOST:PORT/ is a Lean Poker player (a web service you run); acpc:'COMMAND {game}
+    {host} {port}' is an ACPC agent, started with a game file and the port to connect to. Two
+    bots play heads-up; each game says how many it takes. Exit code: 0 completed, 1 a bot broke
+    the rules, 2 bad command line, 3 the server could not go on.
+    """
+    from pokerbots.server import games
+    from pokerbots.server.play.match import MatchConfig
+    from pokerbots.server.seats import relays as adapters
+    from pokerbots.server.seats.arguments import parse_seats
+    from pokerbots.server.seats.bots import BotSpecError
+
+    options = parse_game_options(game, game_texts)
+    remote = adapters.allow_remote.set(allow_remote_bots)
+    try:
+        specs = parse_seats(bots)
+    except BotSpecError as exc:
+        raise click.UsageError(str(exc)) from None
+    finally:
+        adapters.allow_remote.reset(remote)
+    try:
+        table = games.make_game(game, len(specs), **options)
+    except (TypeError, ValueError):
+        table = None  # the match's own checks say what is wrong
+    if table is not None:
+        try:
+            adapters.check_table(specs, table, sandbox=limit_options["sandbox"])
+        except BotSpecError as exc:
+            raise click.UsageError(str(exc)) from None
+    if hands is not None and hands < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--hands")
+    config = MatchConfig(
+        bots=specs, game=game, game_options=options, seed=seed, hands=hands,
+        end_prob=parse_fraction(end_prob), cards=cards, logs=logs,
+        limits=make_limits(startup_timeout, reply_timeout, **limit_options), cpu=parse_cpu(cpu),
+        transcripts=transcripts,
+    )
+    sys.exit(play_and_report(config, as_json=as_json))
+
+
+def reproduce(seed: int) -> str:
+    """The command that was typed, with the seed that dealt (drawn when none was given)."""
+    words = ["pokerbots", *sys.argv[1:]]
+    if not any(w == "--seed" or w.startswith("--seed=") for w in words):
+        words += ["--seed", str(seed)]
+    return shlex.join(words)
+
+
+def play_and_report(config, *, as_json: bool = False) -> int:
+    """Play the match ``config`` (a MatchConfig), print the result or the error; return the
+    exit code."""
+    from pokerbots.server.confine import sandbox
+    from pokerbots.server.match.errors import ServerFault
+    from pokerbots.server.play.match import MatchSetupError, prepare, run_prepared
+    from pokerbots.server.seats.arguments import is_human
+    from pokerbots.server.seats.process import stderr_tail
+
+    human = any(map(is_human, config.bots))  # a person plays on this terminal: no progress line
+    progress = _Progress(config) if (sys.stdout.isatty() and not as_json and not human) else None
+    try:
+        match = prepare(config, on_hand=progress.update if progress else None)
+    except MatchSetupError as exc:
+        raise click.UsageError(str(exc)) from None
+    except ServerFault as exc:
+        click.echo(exc.paragraph(), err=True)
+        return EXIT_SERVER
+    note = sandbox.note_once(config.limits.sandbox, config.limits.resources.processes)
+    if note:
+        click.echo(note, err=True)
+    try:
+        if progress:
+            with progress:
+                outcome = run_prepared(match)
+        else:
+            outcome = run_prepared(match)
+    except KeyboardInterrupt:
+        click.echo(f"Interrupted. Logs: {match.log.path}", err=True)
+        return EXIT_INTERRUPTED
+    if outcome.interrupted:
+        click.echo(f"Interrupted by {outcome.interrupted}. Logs: {match.log.path}", err=True)
+        return EXIT_TERMINATED
+    if outcome.failure is not None:
+        click.echo(outcome.failure.paragraph(logs=str(match.log.path), hands=match.log.written),
+                   err=True)
+        return EXIT_SERVER
+    if outcome.left is not None:
+        left = outcome.left
+        where = "before the first hand" if left.hand is None else f"in hand {left.hand}"
+        click.echo(f"Seat {left.seat} ({left.bot}) left the table {where}, after"
+                   f" {outcome.hands} complete hands. Logs: {match.log.path}", err=True)
+    summary = json.loads((match.log.path / "summary.json").read_text())
+    summary["logs"] = str(match.log.path)
+    summary["seconds"] = round(outcome.seconds, 3)
+    summary["bot_seconds"] = [round(t, 3) for t in outcome.time_used]
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+    elif outcome.fault is None:
+        _print_table(config, outcome, match.log.path)
+    if outcome.fault is not None:
+        fault = outcome.fault
+        text = fault.paragraph(logs=str(match.log.path))
+        tail = stderr_tail(match.log.stderr_path(fault.seat))
+        if tail:
+            text += "\nLast lines of its stderr:\n" + "\n".join(
+                "    " + t for t in tail.splitlines())
+        text += f"\nReproduce: {reproduce(match.seed)}"
+        click.echo(text, err=True)
+        return EXIT_FAULT
+    return 0
+
+
+def _print_table(config, outcome, path: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    hands = outcome.hands
+    table = Table(title=f"{config.game}: {hands} hands in {outcome.seconds:.2f} s"
+                        f" ({hands / outcome.seconds:,.0f} hands/s)" if outcome.seconds else None)
+    table.add_column("Seat", justify="right")
+    table.add_column("Bot")
+    table.add_column("Bankroll", justify="right")
+    table.add_column("Per hand", justify="right")
+    table.add_column("Time used", justify="right")
+    for seat, (spec, money) in enumerate(zip(config.bots, outcome.bankrolls)):
+        used = outcome.time_used[seat] if seat < len(outcome.time_used) else 0.0
+        table.add_row(str(seat), spec.label, f"{money:+d}", f"{money / max(hands, 1):+.3f}",
+                      f"{used:.2f} s")
+    Console().print(table)
+    click.echo(f"Logs: {path}")  # unwrapped, so it can be copied whatever the terminal width
+
+
+class _Progress:
+    """A live line on a terminal: hands played, hands per second, bankrolls."""
+
+    def __init__(self, config) -> None:
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"),
+                                  TimeElapsedColumn(), transient=True)
+        self._task = self._progress.add_task("starting bots", total=config.hands)
+        self._labels = [b.label for b in config.bots]
+        self._started = time.monotonic()
+        self._next = 0.0
+
+    def __enter__(self):
+        self._progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self._progress.__exit__(*exc)
+
+    def update(self, record: dict) -> None:
+        now = time.monotonic()
+        if now < self._next:
+            return
+        self._next = now + 0.1
+        hands = record["hand"] + 1
+        rate = hands / max(now - self._started, 1e-9)
+        money = "  ".join(f"{m:+d}" for m in record["bankrolls"])
+        self._progress.update(self._task, completed=hands,
+                              description=f"hand {hands:,}  {rate:,.0f} hands/s  bankrolls {money}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,274 @@
+"""``pokerbots export LOGDIR --format phh|acpc [-o OUT]``: a match's hands in other tools' formats.
+
+* ``phh``: every hand as a PHH file (the Poker Hand History format of the PokerKit community),
+  one per hand, in ``LOGDIR/export-phh/`` by default: the variant, antes, blinds, bet sizes,
+  starting stacks, every card dealt and every action in PHH notation, the cards of every player
+  who reached a showdown, the players (the bots' labels), seats and final stacks.
+* ``acpc``: the ACPC dealer's log format, ``LOGDIR/match.acpc.log`` by default: a ``STATE``
+  line per hand (the betting, every hole card by position, the board, each position's result,
+  the bots by position) and the ``SCORE`` line (each bot's total, in seat order), with the
+  game definition file beside it (``match.acpc.game``), so the ACPC's analysis tools read our
+  matches.
+
+Each hand is replayed on the game's engine from its record (cards, actions) before it is
+written, and must reach its recorded result: a log folder that is not a match, that cannot be
+read or whose hands do not replay is refused (exit 2) with the reason. A failed or interrupted
+match exports the hands it completed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from pokerbots.server import games
+from pokerbots.server.games.base import Deal, Game, IllegalMove
+from pokerbots.server.games.engine.betting import Hand
+from pokerbots.server.games.follow import CALL, FOLD, RAISE, Act, play_recorded
+from pokerbots.server.logs import acpc_format
+
+
+class ExportError(click.ClickException):
+    exit_code = 2
+
+
+# -- reading a log folder ------------------------------------------------------------------------
+
+
+def read_match(logdir: Path) -> tuple[dict, list[dict], Game]:
+    """The summary, the hand records and the game (a table as the match made it)."""
+    if not logdir.is_dir():
+        raise ExportError(f"{logdir} is not a folder: give a match's log folder")
+    summary_path, hands_path = logdir / "summary.json", logdir / "hands.jsonl"
+    for path in (summary_path, hands_path):
+        if not path.is_file():
+            raise ExportError(f"{logdir} is not a match's log folder: it has no {path.name}")
+    try:
+        summary = json.loads(summary_path.read_text(encoding="utf-8"))
+        name, bots = summary["game"], summary["bots"]
+        options = summary.get("game_options") or {}
+        if not isinstance(bots, list) or not isinstance(options, dict):
+            raise TypeError("bots or game_options")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ExportError(f"{summary_path} cannot be read ({exc.__class__.__name__}: {exc})"
+                          ) from None
+    try:
+        game = games.make_game(name, len(bots), **options)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ExportError(f"{summary_path} names no table of a game we have: {exc}") from None
+    records = []
+    for number, line in enumerate(hands_path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            records.append(json.loads(line))
+        except ValueError as exc:
+            raise ExportError(f"{hands_path}:{number} is not a JSON hand record ({exc})"
+                              ) from None
+    return summary, records, game
+
+
+def replay(game: Game, record: dict) -> tuple[Hand, list]:
+    """The hand of ``record`` played again on the engine: (the finished hand, its acts).
+    ExportError if the record does not replay to its recorded result."""
+    where = f"hand {record.get('hand')}"
+    try:
+        n = game.players
+        holes = [tuple(text.split()) for text in record["cards"]]
+        board = list(record.get("board", []))
+        spare = Counter(game.deck)
+        spare.subtract(c for hole in holes for c in hole)
+        spare.subtract(board)
+        while len(board) < game.board_cards:
+            board.append(next(c for c, left in spare.items() if left > 0))
+            spare[board[-1]] -= 1
+        stacks = record.get("stacks_start")
+        hand = Hand(game, record["button"], Deal(tuple(holes), tuple(board)), stacks)
+        acts: list = []
+        for seat, word, value, street in record["actions"]:
+            if hand.to_act != seat or hand.street != street:
+                raise ValueError(f"seat {seat} acts on street {street}, the rules have seat"
+                                 f" {hand.to_act} on street {hand.street}")
+            play_recorded(hand, word, value, acts)
+        if hand.to_act is not None or hand.deltas != record["deltas"] or len(holes) != n:
+            raise ValueError("it does not reach its recorded result")
+    except (KeyError, TypeError, ValueError, IllegalMove, StopIteration) as exc:
+        raise ExportError(f"{where} of the log does not replay: {exc}") from None
+    return hand, acts
+
+
+# -- PHH -----------------------------------------------------------------------------------------
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)  # a TOML basic string: the same escapes
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return str(value)
+
+
+def phh_text(game: Game, record: dict, labels: list[str], title: str) -> str:
+    """One hand as a PHH file."""
+    hand, acts = replay(game, record)
+    structure = game.structure
+    n = game.players
+    button = record["button"]
+    # PHH players: p1 left of the button ... the button last (heads-up: p1 the big blind),
+    # leaving out an empty seat (it is dealt no hand).
+    seats = [(button + k) % n for k in range(1, n + 1) if hand.stacks_start[(button + k) % n]]
+    player = {seat: i + 1 for i, seat in enumerate(seats)}
+    forced = structure.forced(n, button)
+    antes = structure.antes(n, button)
+    blinds = [forced[s] for s in seats]
+    antes = [antes[s] for s in seats]
+    if len(seats) == 2:  # PHH lists heads-up blinds and antes reversed
+        blinds.reverse()
+        antes.reverse()
+    fields = {"variant": game.type.phh_variant, "antes": antes, "blinds_or_straddles": blinds}
+    if structure.no_limit:
+        fields["min_bet"] = structure.streets[0].bet
+    else:
+        fields["small_bet"] = structure.streets[0].bet
+        fields["big_bet"] = structure.streets[-1].bet
+    if structure.dead_ante:
+        fields["ante_trimming_status"] = False  # all antes in the main pot, as ours
+    fields["starting_stacks"] = [hand.stacks_start[s] for s in seats]
+    actions = [f"d dh p{player[s]} {''.join(hand.holes[s])}" for s in seats]
+    board, dealt, street = hand.board, 0, 0
+    shown_after = []
+    for s in structure.streets:
+        dealt += s.board
+        shown_after.append(dealt)
+    for act in acts:
+        while street < act.street:
+            street += 1
+            actions.append(f"d db {''.join(board[shown_after[street - 1]:shown_after[street]])}")
+        if act.word == FOLD:
+            actions.append(f"p{player[act.seat]} f")
+        elif act.word == CALL:
+            actions.append(f"p{player[act.seat]} cc")
+        else:
+            actions.append(f"p{player[act.seat]} cbr {act.front}")
+    live = [s for s in seats if not hand.folded[s]]
+    if len(live) > 1:  # a showdown: the board runs out, every player still in shows
+        while street < len(structure.streets) - 1:
+            street += 1
+            actions.append(f"d db {''.join(board[shown_after[street - 1]:shown_after[street]])}")
+        last = [a.seat for a in acts if a.word == RAISE and a.street == acts[-1].street]
+        first = seats.index(last[-1]) if last else 0
+        for s in seats[first:] + seats[:first]:
+            if s in live:
+                actions.append(f"p{player[s]} sm {''.join(hand.holes[s])}")
+    fields["actions"] = actions
+    fields["event"] = title
+    fields["hand"] = record["hand"]
+    fields["players"] = [labels[s] for s in seats]
+    fields["seats"] = [s + 1 for s in seats]
+    fields["seat_count"] = n
+    fields["finishing_stacks"] = [hand.stack[s] for s in seats]
+    return "".join(f"{key} = {_toml(value)}\n" for key, value in fields.items())
+
+
+def export_phh(logdir: Path, out: Path | None) -> str:
+    summary, records, game = read_match(logdir)
+    if game.type.phh_variant is None:
+        raise ExportError(f"PHH has no variant for {game.name}: export it with --format acpc")
+    out = out or logdir / "export-phh"
+    texts = [(record["hand"], phh_text(game, record, summary["bots"], _title(logdir)))
+             for record in records]
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for number, text in texts:
+            (out / f"hand{number:06d}.phh").write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ExportError(f"cannot write to {out}: {exc.strerror or exc}") from None
+    return f"Wrote {len(texts)} PHH files to {out}"
+
+
+# -- ACPC ----------------------------------------------------------------------------------------
+
+
+def acpc_lines(game: Game, records: list[dict], labels: list[str], summary: dict,
+               title: str) -> list[str]:
+    """The ACPC log of a match: comments, a STATE line per hand, the SCORE line."""
+    why = acpc_format.unsupported(game)
+    if why:
+        raise ExportError(f"this match cannot be written as an ACPC log: {why}")
+    spec = acpc_format.AcpcGame.of(game)
+    cards = acpc_format.Cards(game.deck)
+    n = game.players
+    names = [acpc_format.log_name(label) for label in labels]
+    lines = [f"# name/game/hands/seed {acpc_format.log_name(title)} {game.name}.{n}p.game"
+             f" {len(records)} {summary.get('seed') or 0}"]
+    for record in records:
+        hand, acts = replay(game, record)
+        cards.start_hand()
+        seats = acpc_format.position_seats(n, record["button"])
+        holes = [cards.cards(hand.holes[s], ("hole", s)) for s in seats]
+        board = [cards.card(c, ("board", i))
+                 for i, c in enumerate(hand.board[:hand.revealed])]
+        folded_out = sum(1 for f in hand.folded if not f) == 1
+        rounds = acpc_format.final_rounds(acts, folded_out, spec.rounds)
+        by_position = [Act(seats.index(a.seat), a.word, a.front, a.total, a.street)
+                       for a in acts]
+        state = acpc_format.state_text("STATE", record["hand"], by_position, rounds, holes,
+                                       board, spec)
+        values = "|".join(acpc_format.value_text(record["deltas"][s]) for s in seats)
+        lines.append(f"{state}:{values}:" + "|".join(names[s] for s in seats))
+    totals = records[-1]["bankrolls"] if records else [0] * n
+    lines.append("SCORE:" + "|".join(acpc_format.value_text(t) for t in totals) + ":"
+                 + "|".join(names))
+    return lines
+
+
+def export_acpc(logdir: Path, out: Path | None) -> str:
+    summary, records, game = read_match(logdir)
+    out = out or logdir / "match.acpc.log"
+    lines = acpc_lines(game, records, summary["bots"], summary, _title(logdir))
+    game_file = out.with_suffix(".game") if out.suffix == ".log" else Path(f"{out}.game")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        game_file.write_text(acpc_format.AcpcGame.of(game).text(), encoding="ascii")
+    except OSError as exc:
+        raise ExportError(f"cannot write {out}: {exc.strerror or exc}") from None
+    return f"Wrote {out} ({len(records)} hands) and its game definition {game_file}"
+
+
+def _title(logdir: Path) -> str:
+    return f"pokerbots match {logdir.resolve().name}"
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+FORMATS = {"phh": export_phh, "acpc": export_acpc}
+
+
+def command() -> click.Command:
+    """The ``export`` command (built on each call, as the other commands' modules do)."""
+    options = [
+        click.argument("logdir", type=click.Path(path_type=Path)),
+        click.option("--format", "fmt", type=click.Choice(list(FORMATS)), required=True,
+                     help="phh: one PHH file per hand; acpc: the ACPC dealer's log."),
+        click.option("--output", "-o", type=click.Path(path_type=Path), default=None,
+                     help="Where to write (default: LOGDIR/export-phh/ or"
+                          " LOGDIR/match.acpc.log)."),
+    ]
+    func = export
+    for option in reversed(options):
+        func = option(func)
+    return click.command(name="export",
+                         short_help="Write a match's hands as PHH files or an ACPC log.")(func)
+
+
+def export(logdir, fmt, output):
+    """Write the hands of the match in LOGDIR as PHH files (--format phh, one per hand) or as
+    the ACPC dealer's log (--format acpc), for the tools of the PokerKit and ACPC communities.
+
+    Exit code: 0 written, 2 LOGDIR is not a match that can be exported (the reason is given).
+    """
+    click.echo(FORMATS[fmt](logdir, output))

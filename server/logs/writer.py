@@ -1,0 +1,221 @@
+"""The files a match leaves behind, one folder per match.
+
+``hands.txt``       readable hand history
+``hands.jsonl``     one JSON object per hand (cards, actions, pots, bankrolls)
+``seatN.in``        the exact bytes sent to seat N: ``./mybot < seatN.in`` replays what it saw
+``seatN.stderr``    what seat N wrote to stderr
+``summary.json``    the match: bots, options, result or error
+``timing.json``     wall-clock figures (the only file that differs between identical runs)
+
+``hands.jsonl`` is flushed after every hand; the transcripts are written through buffers and
+flushed when the round ends in any way the server sees (completed, a fault, Ctrl-C, SIGTERM, an
+error of its own), so a failed or interrupted round keeps every completed hand. ``hands.txt`` is
+rendered from ``hands.jsonl`` when the round ends, off the per-message path (``pokerbots show``
+renders the same from ``hands.jsonl`` at any time).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import time
+import traceback
+from pathlib import Path
+
+from pokerbots.server.match.errors import ServerFault
+from pokerbots.server.match.history import render_history
+
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
+
+
+def new_match_dir(root: str | os.PathLike, stem: str) -> Path:
+    """Create a fresh folder under ``root`` named after the time and ``stem``."""
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    base = f"{time.strftime('%Y%m%d-%H%M%S')}-{stem}"
+    for i in range(1000):
+        path = root / (base if i == 0 else f"{base}-{i}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        return path
+    raise OSError(f"cannot create a new match folder under {root}")
+
+
+#: What becomes of the seat transcripts (``seatN.in``): kept, kept only when the round did not
+#: complete, or never written.
+TRANSCRIPTS = ("full", "failed", "none")
+
+
+class _Discard:
+    """A transcript that is not kept."""
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class MatchLog:
+    """Writes one match's logs into ``path``. ``transcripts`` is one of :data:`TRANSCRIPTS`.
+
+    A file that cannot be written (a full disk) or a log folder removed during the match is a
+    :class:`~.errors.ServerFault` naming the file or folder: the server's failure, no bot's.
+    """
+
+    def __init__(self, path: Path, labels: list[str], streets=(),
+                 transcripts: str = "full", ante: int = 0) -> None:
+        if transcripts not in TRANSCRIPTS:
+            raise ValueError(f"transcripts are one of {', '.join(TRANSCRIPTS)},"
+                             f" not {transcripts!r}")
+        self.path = path
+        self.labels = labels
+        self.streets = streets
+        self.ante = ante
+        self.transcripts = transcripts
+        n = len(labels)
+        if transcripts == "none":
+            self.seat_in = [_Discard() for _ in range(n)]
+        else:
+            self.seat_in = [open(path / f"seat{s}.in", "wb", buffering=1 << 16)
+                            for s in range(n)]
+        # Unbuffered: each hand is one os.write of a whole line, durable at once.
+        self.hands_jsonl = open(path / "hands.jsonl", "wb", buffering=0)
+        self._files = [*self.seat_in, self.hands_jsonl]
+        self._next_look = 0.0
+        #: Hands written whole to ``hands.jsonl``.
+        self.written = 0
+
+    def stderr_path(self, seat: int) -> Path:
+        return self.path / f"seat{seat}.stderr"
+
+    def hand(self, record: dict) -> None:
+        """Write one finished hand, durably (called by the referee's ``on_hand``)."""
+        jsonl = self.hands_jsonl
+        line = memoryview((_COMPACT_JSON.encode(record) + "\n").encode())
+        try:
+            while line:  # an unbuffered write may take only part of it
+                line = line[jsonl.write(line):]
+        except OSError as exc:
+            raise _fault(f"writing {jsonl.name}", exc, jsonl.name) from None
+        self.written += 1
+        now = time.monotonic()
+        if now >= self._next_look:  # once a second: is the folder still there?
+            self._next_look = now + 1.0
+            self.check_folder()
+
+    def flush(self) -> None:
+        """Write out every buffer; :class:`ServerFault` names the file that cannot be written."""
+        for f in self._files:
+            try:
+                f.flush()
+            except OSError as exc:
+                raise _fault(f"writing {f.name}", exc, f.name) from None
+
+    def check_folder(self) -> None:
+        """:class:`ServerFault` when the log folder was removed (or moved) during the match:
+        the open files would take the hands and the server would lose them all."""
+        try:
+            os.stat(self.path)
+        except OSError as exc:
+            raise ServerFault(f"writing the match's logs into {self.path}",
+                              f"the log folder was removed during the match ({exc.strerror})",
+                              str(self.path), "Keep the log folder until the match is over."
+                              ) from None
+
+    def failure(self, exc: BaseException) -> ServerFault:
+        """The :class:`ServerFault` for an error that stopped the round: a log file that cannot
+        be written (found by flushing each in turn when the error does not say which), or a bug,
+        whose traceback goes to ``server-error.txt`` beside the logs when it can."""
+        if isinstance(exc, ServerFault):
+            return exc
+        if isinstance(exc, OSError):
+            for f in self._files:
+                try:
+                    f.flush()
+                except OSError as again:
+                    return _fault(f"writing {f.name}", again, f.name)
+            try:
+                self.check_folder()
+            except ServerFault as gone:
+                return gone
+            return _fault(f"writing the match's logs into {self.path}", exc, str(self.path))
+        where = self.path / "server-error.txt"
+        try:
+            where.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+            saved = f"; its traceback is in {where}"
+        except OSError:
+            saved = ""
+        return ServerFault("playing the round", f"{type(exc).__name__}: {exc}", str(where),
+                           f"This is a bug in pokerbots: please report it{saved}.")
+
+    def write_summary(self, summary: dict, timing: dict) -> None:
+        """Write ``summary.json`` and ``timing.json``."""
+        for name, data in (("summary.json", summary), ("timing.json", timing)):
+            try:
+                _write_json(self.path / name, data)
+            except OSError as exc:
+                raise _fault(f"writing {self.path / name}", exc, str(self.path / name)) from None
+
+    def close(self, completed: bool = True) -> ServerFault | None:
+        """Close every file and render ``hands.txt``; with transcripts kept only for failed
+        rounds, a ``completed`` round's transcripts are removed. Returns the failure of a file
+        that could not be written (then :meth:`repair` makes what is kept readable)."""
+        failure = None
+        for f in self._files:
+            try:
+                f.close()
+            except OSError as exc:
+                failure = failure or _fault(f"writing {f.name}", exc, f.name)
+        target = self.path / "hands.txt"
+        try:
+            render_history(self.path / "hands.jsonl", target, self.labels, self.streets,
+                           self.ante)
+        except OSError as exc:
+            failure = failure or _fault(f"writing {target}", exc, str(target))
+        if self.transcripts == "failed" and completed:
+            for s in range(len(self.labels)):
+                (self.path / f"seat{s}.in").unlink(missing_ok=True)
+        return failure
+
+    def repair(self) -> None:
+        """End ``hands.jsonl`` and ``hands.txt`` with their last complete hand."""
+        for name, end in (("hands.jsonl", b"\n"), ("hands.txt", b"\n\n")):
+            _cut_after_last(self.path / name, end)
+
+
+def _fault(doing: str, exc: OSError, path: str) -> ServerFault:
+    advice = ""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        advice = ("Free some space (pokerbots logs prune removes old matches) or give --logs a"
+                  " folder on another disk, then run the match again.")
+    error = f"{exc.strerror} (errno {errno.errorcode.get(exc.errno, exc.errno)})" \
+        if exc.strerror else str(exc)
+    return ServerFault(doing, error, path, advice)
+
+
+def _cut_after_last(path: Path, end: bytes) -> None:
+    """Truncate ``path`` just after the last ``end`` in it (or to nothing)."""
+    try:
+        with open(path, "r+b") as f:
+            data = f.read()
+            keep = data.rfind(end)
+            f.truncate(0 if keep < 0 else keep + len(end))
+    except OSError:
+        pass
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_suffix(".tmp")
+    try:
+        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise

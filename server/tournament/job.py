@@ -1,0 +1,126 @@
+"""One match of a tournament, from a plain job description to a plain result.
+
+:func:`play` is what a local worker process (:mod:`.pool`) and a Dask worker (:mod:`.cluster`)
+run: both hand it the same JSON-ready job and get the same JSON-ready result, so a match
+played anywhere gives the same result. The match is an ordinary ``pokerbots run`` match
+(:func:`~pokerbots.server.play.match.run_match`) with the tournament's deals and first button,
+pinned to a CPU claimed for it (:mod:`pokerbots.server.confine.cpus`), its log folder written where
+the job says.
+In games scored by all-in equity, each qualifying hand's expected values are added to its
+record in ``hands.jsonl`` (``"allin_adjusted"``) and summed into ``allin_bankrolls``.
+
+Result ``status``: ``done``, ``failed`` (a bot broke a rule: ``culprit`` and ``error`` say
+who and how), ``interrupted`` (Ctrl-C: play it again), or ``error`` (the match could not be
+played at all on this machine, e.g. a bot's program is missing there: the tournament stops).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import socket
+import sys
+import time
+from pathlib import Path
+
+from pokerbots.server import games
+from pokerbots.server.confine.cpus import claim_cpu, release_cpu
+from pokerbots.server.confine.limits import ResourceLimits
+from pokerbots.server.games.equity import allin_values
+from pokerbots.server.match.errors import ServerFault
+from pokerbots.server.play.match import MatchConfig, MatchSetupError, run_match
+from pokerbots.server.seats.bots import BotSpec
+from pokerbots.server.seats.process import stderr_tail
+from pokerbots.server.seats.runner import Limits
+from pokerbots.server.tournament import deals
+from pokerbots.server.tournament.entrants import Entrant, argv_here
+
+
+def limits_as_dict(limits: Limits) -> dict:
+    return dataclasses.asdict(limits)
+
+
+def limits_from_dict(data: dict) -> Limits:
+    return Limits(**{**data, "resources": ResourceLimits(**data["resources"])})
+
+
+def job_for(row: dict, *, folder: Path, entrants: dict[str, Entrant], options: dict,
+            limits: dict, transcripts: str = "full") -> dict:
+    """The job of a store row (``options``: the tournament's recorded options)."""
+    return {
+        "id": row["id"], "folder": str(folder), "game": options["game"],
+        "game_options": options["game_options"], "hands": options["hands"],
+        "seed": row["seed"], "button": row["button"],
+        "seating": [entrants[name].as_dict() for name in row["seating"]],
+        "limits": limits, "transcripts": transcripts,
+    }
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def play(job: dict) -> dict:
+    """Play the match ``job`` describes; never raises for anything a bot does."""
+    started = time.time()
+    result = {"id": job["id"], "log_dir": job["folder"], "started": started,
+              "worker": worker_name(), "hands": 0, "bankrolls": None, "seconds": 0.0}
+    seating = [Entrant.from_dict(d) for d in job["seating"]]
+    for entrant in seating:
+        if not os.path.isfile(entrant.program):
+            return {**result, "status": "error",
+                    "error": f"bot {entrant.name}: {entrant.program} does not exist on"
+                             f" {socket.gethostname()} (the bots must be at the same paths on"
+                             " every machine that plays: a shared file system, or copies)"}
+    specs = [BotSpec(e.name, tuple(argv_here(e, sys.executable))) for e in seating]
+    folder = Path(job["folder"])
+    game = games.make_game(job["game"], len(specs), **job["game_options"])
+    scored = game.type.allin_equity
+    allin = [0.0] * len(specs)
+
+    def on_hand(record: dict) -> None:
+        values = allin_values(game, record, deals.equity_rng(job["seed"], record["hand"]))
+        if values is None:
+            values = record["deltas"]
+        else:
+            record["allin_adjusted"] = values
+        for s, v in enumerate(values):
+            allin[s] += v
+
+    cpu = claim_cpu()  # a CPU no other match holds, while one is free
+    try:
+        if folder.exists():
+            shutil.rmtree(folder)  # an earlier, unfinished attempt at this match
+        config = MatchConfig(
+            bots=specs, game=job["game"], game_options=job["game_options"],
+            seed=job["seed"], hands=job["hands"], logs=folder.parent,
+            limits=limits_from_dict(job["limits"]), cpu=cpu,
+            deals=deals.dealer(job["seed"]), button=job["button"], folder=folder,
+            transcripts=job.get("transcripts", "full"))
+        outcome, path = run_match(config, on_hand if scored else None)
+    except KeyboardInterrupt:
+        return {**result, "status": "interrupted"}
+    except (MatchSetupError, OSError, ServerFault) as exc:
+        return {**result, "status": "error", "error": f"match {job['id']}: {exc}"}
+    finally:
+        release_cpu(cpu)  # a worker plays many matches: the next may get another CPU
+    result.update(hands=outcome.hands, bankrolls=outcome.bankrolls, cpu=cpu,
+                  seconds=round(outcome.seconds, 6), finished=time.time())
+    if scored:
+        result["allin_bankrolls"] = [round(v, 6) for v in allin]
+    if outcome.interrupted:
+        return {**result, "status": "interrupted"}
+    if outcome.failure is not None:  # the server's own failure (a full disk): no bot's fault
+        return {**result, "status": "error",
+                "error": f"match {job['id']}: {outcome.failure.paragraph(logs=str(path))}"}
+    fault = outcome.fault
+    if fault is None:
+        return {**result, "status": "done"}
+    text = fault.paragraph(logs=str(path))
+    tail = stderr_tail(path / f"seat{fault.seat}.stderr")
+    if tail:
+        text += "\nLast lines of its stderr:\n" + "\n".join("    " + t
+                                                            for t in tail.splitlines())
+    return {**result, "status": "failed", "culprit": seating[fault.seat].name,
+            "culprit_seat": fault.seat, "error": text}

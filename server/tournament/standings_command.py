@@ -1,6 +1,0 @@
-"""``pokerbots standings DIR``: found here by the command line's lazy loader, which imports a
-module per command; the command itself lives with the others in :mod:`.command`."""
-
-from .command import standings_command as command
-
-__all__ = ["command"]
