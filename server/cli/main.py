@@ -79,12 +79,12 @@ class Commands(click.Group):
     LAZY = {
         "smoke": ("play.smoke", "Test a bot against random bots in short matches (for CI)."),
         "deal": ("cli.deal", "Print the exact text a seat receives, to feed to a bot."),
-        "show": ("logs.show", "Summary, hand history and bankroll chart of a match."),
-        "export": ("logs.export", "Write a match's hands as PHH files or an ACPC log."),
+        "show": ("cli.show", "Summary, hand history and bankroll chart of a match."),
+        "export": ("cli.export", "Write a match's hands as PHH files or an ACPC log."),
         "tournament": ("cli.tournament",
                        "Every table of K bots, duplicate deals, rankings with intervals."),
         "standings": ("cli.standings", "The standings of a tournament folder."),
-        "logs": ("logs.prune", "Manage the match logs: delete old matches (logs prune)."),
+        "logs": ("cli.logs", "Manage the match logs: delete old matches (logs prune)."),
         "serve": ("cli.serve",
                   "Run a competition: submissions, quarantine, tournaments, a web site."),
     }

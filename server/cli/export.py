@@ -1,0 +1,3 @@
+"""``pokerbots export``."""
+
+from pokerbots.server.logs.export import command  # noqa: F401 (moved here next)

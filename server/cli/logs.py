@@ -1,0 +1,3 @@
+"""``pokerbots logs``."""
+
+from pokerbots.server.logs.prune import command  # noqa: F401 (moved here next)

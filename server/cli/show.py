@@ -1,0 +1,3 @@
+"""``pokerbots show``."""
+
+from pokerbots.server.logs.show import command  # noqa: F401 (moved here next)

@@ -1,0 +1,174 @@
+"""A match's log folder: the names of its files, and the one reader of them.
+
+:mod:`.writer` writes a match folder while the match is played; everything that reads one
+afterwards (``pokerbots show`` and ``export``, ``logs prune``, a tournament, the web site) goes
+through :class:`MatchFolder`, so the names of the files and how a half-written one is read are
+known here only.
+
+``hands.txt``       readable hand history
+``hands.jsonl``     one JSON object per hand (cards, actions, pots, bankrolls)
+``seatN.in``        the exact bytes sent to seat N: ``./mybot < seatN.in`` replays what it saw
+``seatN.stderr``    what seat N wrote to stderr
+``summary.json``    the match: bots, options, result or error
+``timing.json``     wall-clock figures (the only file that differs between identical runs)
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+from pathlib import Path
+
+__all__ = ["FILE_NAME", "HANDS", "HISTORY", "LISTED", "LogFolderError", "MatchFolder",
+           "SUMMARY", "TIMING", "stderr_name", "tail", "transcript_name"]
+
+HANDS = "hands.jsonl"
+HISTORY = "hands.txt"
+SUMMARY = "summary.json"
+TIMING = "timing.json"
+#: The files a match folder holds besides the seats' own, in the order a reader wants them.
+LISTED = (HISTORY, HANDS, SUMMARY, TIMING)
+#: Every name a file of a match folder may have (at most 100 seats).
+FILE_NAME = re.compile(r"hands\.txt|hands\.jsonl|summary\.json|timing\.json"
+                       r"|seat\d{1,2}\.in|seat\d{1,2}\.stderr")
+
+
+def transcript_name(seat: int) -> str:
+    """The file of everything seat ``seat`` was sent."""
+    return f"seat{seat}.in"
+
+
+def stderr_name(seat: int) -> str:
+    """The file of what seat ``seat`` wrote to its stderr."""
+    return f"seat{seat}.stderr"
+
+
+class LogFolderError(Exception):
+    """A folder that is not a readable match folder; the message says what a person should
+    give instead."""
+
+
+def tail(path: str | os.PathLike, lines: int = 10, max_bytes: int = 4096) -> str:
+    """The last ``lines`` lines of a text file, read from its last ``max_bytes`` bytes only (a
+    bot's stderr may be large); "" when there is no such file."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - max_bytes))
+            data = f.read()
+    except OSError as exc:
+        if exc.errno == errno.ENOENT:
+            return ""
+        raise
+    return "\n".join(data.decode("utf-8", "backslashreplace").splitlines()[-lines:])
+
+
+class MatchFolder:
+    """The folder of one match (see the module's docstring for its files).
+
+    Reading never fails on what a crash leaves behind: a missing ``summary.json`` reads as
+    None, and ``hands.jsonl`` as its complete lines."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+
+    def __repr__(self) -> str:
+        return f"MatchFolder({str(self.path)!r})"
+
+    @staticmethod
+    def holds_match(path: str | os.PathLike) -> bool:
+        """Whether ``path`` is a match folder (it has a summary or a hand record)."""
+        path = Path(path)
+        return (path / SUMMARY).is_file() or (path / HANDS).is_file()
+
+    @classmethod
+    def find(cls, path: str | os.PathLike) -> MatchFolder:
+        """The match folder ``path`` names: itself, or the newest match folder inside it (a
+        folder of matches such as ``logs``). LogFolderError if there is none."""
+        path = Path(path)
+        if not path.is_dir():
+            raise LogFolderError(f"{path} is not a folder (give a match's log folder, or logs/)")
+        if cls.holds_match(path):
+            return cls(path)
+        matches = [p for p in path.iterdir() if p.is_dir() and cls.holds_match(p)]
+        if not matches:
+            raise LogFolderError(f"{path} holds no match logs (no {SUMMARY} or {HANDS})")
+        return cls(max(matches, key=lambda p: (p.stat().st_mtime, p.name)))
+
+    # -- the files --------------------------------------------------------------------------
+
+    @property
+    def summary_path(self) -> Path:
+        return self.path / SUMMARY
+
+    @property
+    def hands_path(self) -> Path:
+        return self.path / HANDS
+
+    @property
+    def history_path(self) -> Path:
+        return self.path / HISTORY
+
+    def transcript_path(self, seat: int) -> Path:
+        return self.path / transcript_name(seat)
+
+    def stderr_path(self, seat: int) -> Path:
+        return self.path / stderr_name(seat)
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def summary(self) -> dict | None:
+        """``summary.json``, or None when the server did not finish writing it."""
+        return _read_json(self.summary_path)
+
+    def timing(self) -> dict | None:
+        """``timing.json``, or None."""
+        return _read_json(self.path / TIMING)
+
+    def hands(self) -> list[dict]:
+        """Every complete hand record (a line cut short by a crash, and what follows it, is
+        left out)."""
+        records: list[dict] = []
+        try:
+            text = self.hands_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return records
+        for line in text.splitlines():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                break
+        return records
+
+    def strict_hands(self) -> list[dict]:
+        """Every hand record; LogFolderError naming the line that is not one (for exports,
+        which must not silently drop a hand)."""
+        try:
+            text = self.hands_path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise LogFolderError(f"{self.hands_path} cannot be read ({exc})") from None
+        records = []
+        for number, line in enumerate(text.splitlines(), 1):
+            try:
+                records.append(json.loads(line))
+            except ValueError as exc:
+                raise LogFolderError(f"{self.hands_path}:{number} is not a JSON hand record"
+                                     f" ({exc})") from None
+        return records
+
+    def stderr_tail(self, seat: int, lines: int = 10) -> str:
+        """The last lines seat ``seat`` wrote to stderr."""
+        return tail(self.stderr_path(seat), lines)
+
+    def size(self) -> int:
+        """Bytes the folder's files take."""
+        return sum(p.stat().st_size for p in self.path.rglob("*") if p.is_file())
+
+
+def _read_json(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
