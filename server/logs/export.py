@@ -1,4 +1,4 @@
-"""``pokerbots export LOGDIR --format phh|acpc [-o OUT]``: a match's hands in other tools' formats.
+"""A match's hands in other tools' formats (``pokerbots export LOGDIR --format phh|acpc``).
 
 * ``phh``: every hand as a PHH file (the Poker Hand History format of the PokerKit community),
   one per hand, in ``LOGDIR/export-phh/`` by default: the variant, antes, blinds, bet sizes,
@@ -12,8 +12,8 @@
 
 Each hand is replayed on the game's engine from its record (cards, actions) before it is
 written, and must reach its recorded result: a log folder that is not a match, that cannot be
-read or whose hands do not replay is refused (exit 2) with the reason. A failed or interrupted
-match exports the hands it completed.
+read or whose hands do not replay is refused with the reason (:class:`ExportError`). A failed
+or interrupted match exports the hands it completed.
 """
 
 from __future__ import annotations
@@ -22,17 +22,16 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import click
-
 from pokerbots.server import games
 from pokerbots.server.games.base import Deal, Game, IllegalMove
 from pokerbots.server.games.engine.betting import Hand
 from pokerbots.server.games.follow import CALL, FOLD, RAISE, Act, play_recorded
 from pokerbots.server.logs import acpc_format
+from pokerbots.server.logs.folder import HANDS, SUMMARY, LogFolderError, MatchFolder
 
 
-class ExportError(click.ClickException):
-    exit_code = 2
+class ExportError(Exception):
+    """A match that cannot be exported; the message says why, and what to give instead."""
 
 
 # -- reading a log folder ------------------------------------------------------------------------
@@ -42,10 +41,11 @@ def read_match(logdir: Path) -> tuple[dict, list[dict], Game]:
     """The summary, the hand records and the game (a table as the match made it)."""
     if not logdir.is_dir():
         raise ExportError(f"{logdir} is not a folder: give a match's log folder")
-    summary_path, hands_path = logdir / "summary.json", logdir / "hands.jsonl"
-    for path in (summary_path, hands_path):
-        if not path.is_file():
-            raise ExportError(f"{logdir} is not a match's log folder: it has no {path.name}")
+    folder = MatchFolder(logdir)
+    for name in (SUMMARY, HANDS):
+        if not (logdir / name).is_file():
+            raise ExportError(f"{logdir} is not a match's log folder: it has no {name}")
+    summary_path = folder.summary_path
     try:
         summary = json.loads(summary_path.read_text(encoding="utf-8"))
         name, bots = summary["game"], summary["bots"]
@@ -59,13 +59,10 @@ def read_match(logdir: Path) -> tuple[dict, list[dict], Game]:
         game = games.make_game(name, len(bots), **options)
     except (KeyError, TypeError, ValueError) as exc:
         raise ExportError(f"{summary_path} names no table of a game we have: {exc}") from None
-    records = []
-    for number, line in enumerate(hands_path.read_text(encoding="utf-8").splitlines(), 1):
-        try:
-            records.append(json.loads(line))
-        except ValueError as exc:
-            raise ExportError(f"{hands_path}:{number} is not a JSON hand record ({exc})"
-                              ) from None
+    try:
+        records = folder.strict_hands()
+    except LogFolderError as exc:
+        raise ExportError(str(exc)) from None
     return summary, records, game
 
 
@@ -243,32 +240,5 @@ def _title(logdir: Path) -> str:
     return f"pokerbots match {logdir.resolve().name}"
 
 
-# -- the command ---------------------------------------------------------------------------------
-
+#: The formats, by the name ``--format`` takes: each writes a match and says what it wrote.
 FORMATS = {"phh": export_phh, "acpc": export_acpc}
-
-
-def command() -> click.Command:
-    """The ``export`` command (built on each call, as the other commands' modules do)."""
-    options = [
-        click.argument("logdir", type=click.Path(path_type=Path)),
-        click.option("--format", "fmt", type=click.Choice(list(FORMATS)), required=True,
-                     help="phh: one PHH file per hand; acpc: the ACPC dealer's log."),
-        click.option("--output", "-o", type=click.Path(path_type=Path), default=None,
-                     help="Where to write (default: LOGDIR/export-phh/ or"
-                          " LOGDIR/match.acpc.log)."),
-    ]
-    func = export
-    for option in reversed(options):
-        func = option(func)
-    return click.command(name="export",
-                         short_help="Write a match's hands as PHH files or an ACPC log.")(func)
-
-
-def export(logdir, fmt, output):
-    """Write the hands of the match in LOGDIR as PHH files (--format phh, one per hand) or as
-    the ACPC dealer's log (--format acpc), for the tools of the PokerKit and ACPC communities.
-
-    Exit code: 0 written, 2 LOGDIR is not a match that can be exported (the reason is given).
-    """
-    click.echo(FORMATS[fmt](logdir, output))

@@ -1,6 +1,6 @@
-"""``pokerbots logs prune``: delete old match folders, since every match leaves one behind.
+"""Deleting old match folders (``pokerbots logs prune``), since every match leaves one behind.
 
-A match folder is a folder holding ``summary.json`` or ``hands.jsonl`` (see :mod:`.show`);
+A match folder is a folder holding ``summary.json`` or ``hands.jsonl`` (see :mod:`.folder`);
 nothing else under the logs folder is touched. ``--keep N`` keeps the N newest matches,
 ``--older-than 7d`` deletes the matches older than that; given both, a match is deleted only
 when it is older and not among the N newest. ``--dry-run`` lists what would go.
@@ -13,9 +13,7 @@ import shutil
 import time
 from pathlib import Path
 
-import click
-
-from pokerbots.server.logs.show import is_match
+from pokerbots.server.logs.folder import LogFolderError, MatchFolder
 
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
@@ -24,20 +22,15 @@ def parse_age(text: str) -> float:
     """``'7d'`` -> seconds; units s, m, h, d, w."""
     found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*", text)
     if found is None:
-        raise click.BadParameter(f"{text!r}: give a number and a unit (s, m, h, d or w),"
-                                 " e.g. 7d or 12h", param_hint="--older-than")
+        raise ValueError(f"{text!r}: give a number and a unit (s, m, h, d or w), e.g. 7d or 12h")
     return float(found.group(1)) * UNITS[found.group(2)]
-
-
-def size_of(folder: Path) -> int:
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
 def matches(root: Path) -> list[tuple[float, Path]]:
     """(last change, folder) of every match folder under ``root``, newest first."""
     found = []
     for path in root.iterdir():
-        if path.is_dir() and not path.is_symlink() and is_match(path):
+        if path.is_dir() and not path.is_symlink() and MatchFolder.holds_match(path):
             changed = max([path.stat().st_mtime] + [p.stat().st_mtime for p in path.iterdir()])
             found.append((changed, path))
     return sorted(found, key=lambda item: (item[0], item[1].name), reverse=True)
@@ -57,51 +50,19 @@ def to_delete(root: Path, keep: int | None, older_than: float | None,
     return doomed, len(found) - len(doomed)
 
 
-def mib(size: int) -> str:
-    return f"{size / (1 << 20):.1f} MiB"
-
-
-def prune(logdir: Path, keep: int | None, older_than: str | None, dry_run: bool) -> None:
-    """Delete old match folders under LOGDIR (default: logs).
-
-    --keep N keeps the N newest matches; --older-than AGE (7d, 12h, 30m) deletes the matches
-    older than that; with both, a match goes only when it is older and not among the N newest.
-    Only folders that hold a match (summary.json or hands.jsonl) are deleted.
-    """
-    if keep is None and older_than is None:
-        raise click.UsageError("say what to delete: --keep N (the N newest stay) or"
-                               " --older-than AGE (e.g. 7d)")
+def prune(logdir: Path, keep: int | None, older_than: float | None, *, dry_run: bool = False,
+          now: float | None = None) -> tuple[list[tuple[Path, int]], int]:
+    """Delete (unless ``dry_run``) the match folders under ``logdir`` that neither ``keep`` (the
+    N newest) nor ``older_than`` (seconds) keeps; with both, a match goes only when it is older
+    and not among the N newest. Returns ``[(folder, bytes)]`` deleted and how many matches are
+    kept. LogFolderError when ``logdir`` is not a folder."""
     if not logdir.is_dir():
-        raise click.UsageError(f"{logdir} is not a folder (give the folder of the match logs)")
-    doomed, kept = to_delete(logdir, keep, parse_age(older_than) if older_than else None)
-    freed = 0
+        raise LogFolderError(f"{logdir} is not a folder (give the folder of the match logs)")
+    doomed, kept = to_delete(logdir, keep, older_than, now)
+    deleted = []
     for path in doomed:
-        size = size_of(path)
-        freed += size
-        if dry_run:
-            click.echo(f"would delete {path}  ({mib(size)})")
-        else:
+        size = MatchFolder(path).size()
+        if not dry_run:
             shutil.rmtree(path)
-    verb = "Would delete" if dry_run else "Deleted"
-    click.echo(f"{verb} {len(doomed)} match folders ({mib(freed)}) from {logdir};"
-               f" {kept} kept.")
-
-
-def command() -> click.Group:
-    """The ``logs`` command group, built when cli registers it."""
-    group = click.Group(name="logs", short_help="Manage the match logs (prune old matches).",
-                        help="Manage the folder of match logs.")
-    options = [
-        click.argument("logdir", type=click.Path(file_okay=False, path_type=Path),
-                       default=Path("logs")),
-        click.option("--keep", type=click.IntRange(min=0), default=None, metavar="N",
-                     help="Keep the N newest matches."),
-        click.option("--older-than", default=None, metavar="AGE",
-                     help="Delete matches older than AGE: 30m, 12h, 7d, 2w."),
-        click.option("--dry-run", "-n", is_flag=True, help="List what would be deleted."),
-    ]
-    func = prune
-    for option in reversed(options):
-        func = option(func)
-    group.add_command(click.command(name="prune", short_help="Delete old match folders.")(func))
-    return group
+        deleted.append((path, size))
+    return deleted, kept

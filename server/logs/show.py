@@ -1,69 +1,24 @@
-"""``pokerbots show LOGDIR``: a finished or failed match, read back from its log folder.
+"""A finished or failed match as text, read back from its log folder (``pokerbots show``).
 
 Prints the summary (game, bots, result, bankrolls), the error paragraph of a failed match
 with the paths of the failing seat's transcript and stderr, the hand history (the last hands
 by default) and the bankrolls over time as a text chart, so it works in any terminal and in
-CI logs. LOGDIR may also be a folder of match folders (such as ``logs``): the newest is shown,
-or a tournament's folder: its standings, then its matches.
+CI logs. LOGDIR may also be a folder of match folders (such as ``logs``): the newest is shown
+(a tournament's folder is the tournament's to show: see ``pokerbots.server.cli.show``).
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
-import click
-
 from pokerbots.server import games
+from pokerbots.server.logs.folder import MatchFolder
 from pokerbots.server.match.errors import ServerFault
 from pokerbots.server.match.history import HandHistory
-from pokerbots.server.seats.runner import stderr_tail
 
 #: Marks of the seats in the chart (seat 0 is "0"...).
 MARKS = "0123456789"
-
-
-class ShowError(click.ClickException):
-    exit_code = 2
-
-
-def find_match(path: Path) -> Path:
-    """The match folder ``path`` names: itself, or the newest match folder inside it."""
-    if not path.is_dir():
-        raise ShowError(f"{path} is not a folder (give a match's log folder, or logs/)")
-    if is_match(path):
-        return path
-    matches = [p for p in path.iterdir() if p.is_dir() and is_match(p)]
-    if not matches:
-        raise ShowError(f"{path} holds no match logs (no summary.json or hands.jsonl)")
-    return max(matches, key=lambda p: (p.stat().st_mtime, p.name))
-
-
-def is_match(path: Path) -> bool:
-    return (path / "summary.json").is_file() or (path / "hands.jsonl").is_file()
-
-
-def read_hands(path: Path) -> list[dict]:
-    """Every complete hand record (a line cut short by a crash is left out)."""
-    records = []
-    try:
-        text = (path / "hands.jsonl").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return records
-    for line in text.splitlines():
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
-            break
-    return records
-
-
-def _read_json(path: Path) -> dict | None:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError):
-        return None
 
 
 def summary_text(path: Path, summary: dict | None, timing: dict | None,
@@ -130,12 +85,13 @@ def error_text(path: Path, error: dict) -> str:
                 parts.append(f"Hint: {error['hint']}.")
     if error.get("legal"):
         parts.append(f"Legal replies were: {error['legal']}.")
-    parts.append(f"Transcript of seat {seat}: {path / f'seat{seat}.in'}"
-                 f"  (replay: ./mybot < {path / f'seat{seat}.in'})")
-    tail = stderr_tail(path / f"seat{seat}.stderr")
-    if tail:
+    folder = MatchFolder(path)
+    parts.append(f"Transcript of seat {seat}: {folder.transcript_path(seat)}"
+                 f"  (replay: ./mybot < {folder.transcript_path(seat)})")
+    last = folder.stderr_tail(seat)
+    if last:
         parts.append("Last lines of its stderr:\n"
-                     + "\n".join("    " + t for t in tail.splitlines()))
+                     + "\n".join("    " + t for t in last.splitlines()))
     return "\n".join(parts)
 
 
@@ -199,14 +155,13 @@ def chart(series: list[list[int]], *, width: int = 60, height: int = 12,
 
 def show_text(path: Path, *, last: int | None = 10, hands_shown: bool = True,
               chart_shown: bool = True, width: int | None = None) -> str:
-    if (path / "results.sqlite").is_file():  # a tournament: its standings, then its matches
-        from pokerbots.server.cli.tournament import show_text as tournament_text
-
-        return tournament_text(path)
-    path = find_match(path)
-    summary = _read_json(path / "summary.json")
-    timing = _read_json(path / "timing.json")
-    hands = read_hands(path)
+    """The match ``path`` names (itself, or the newest match in it) as text: summary, error,
+    hand history and chart. LogFolderError when ``path`` holds no match."""
+    folder = MatchFolder.find(path)
+    path = folder.path
+    summary = folder.summary()
+    timing = folder.timing()
+    hands = folder.hands()
     blocks = [summary_text(path, summary, timing, hands)]
     error = (summary or {}).get("error")
     if error:
@@ -238,34 +193,3 @@ def show_text(path: Path, *, last: int | None = 10, hands_shown: bool = True,
                       + chart(series, width=max(20, min(100, columns - 12)), labels=labels))
     return "\n\n".join(blocks) + "\n"
 
-
-def command() -> click.Command:
-    """The ``show`` command. Built on each call: click takes the parameters off the function,
-    and under ``python -m pokerbots.server.cli.main`` the cli module registers its commands twice."""
-    options = [
-        click.argument("logdir", type=click.Path(path_type=Path), default=Path("logs")),
-        click.option("--last", "-n", type=click.IntRange(min=0), default=10, show_default=True,
-                     help="Show this many of the last hands."),
-        click.option("--all", "all_hands", is_flag=True, help="Show every hand."),
-        click.option("--no-hands", is_flag=True, help="Leave out the hand history."),
-        click.option("--no-chart", is_flag=True, help="Leave out the bankroll chart."),
-    ]
-    func = show
-    for option in reversed(options):
-        func = option(func)
-    return click.command(name="show",
-                         short_help="Summary, hand history and bankroll chart of a match.")(func)
-
-
-def show(logdir, last, all_hands, no_hands, no_chart):
-    """Print a match's summary, hand history and bankrolls over time, from its logs.
-
-    LOGDIR is a match's log folder, or a folder of them (default: logs), whose newest match
-    is shown. Works for failed and interrupted matches too: the error is printed with the
-    path of the failing seat's transcript. A tournament's folder shows its standings, then
-    its matches.
-    """
-    if not logdir.exists():
-        raise ShowError(f"{logdir} does not exist")
-    click.echo(show_text(logdir, last=None if all_hands else last, hands_shown=not no_hands,
-                         chart_shown=not no_chart), nl=False)

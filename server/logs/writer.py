@@ -1,11 +1,4 @@
-"""The files a match leaves behind, one folder per match.
-
-``hands.txt``       readable hand history
-``hands.jsonl``     one JSON object per hand (cards, actions, pots, bankrolls)
-``seatN.in``        the exact bytes sent to seat N: ``./mybot < seatN.in`` replays what it saw
-``seatN.stderr``    what seat N wrote to stderr
-``summary.json``    the match: bots, options, result or error
-``timing.json``     wall-clock figures (the only file that differs between identical runs)
+"""Writing the folder a match leaves behind (its files are named in :mod:`.folder`).
 
 ``hands.jsonl`` is flushed after every hand; the transcripts are written through buffers and
 flushed when the round ends in any way the server sees (completed, a fault, Ctrl-C, SIGTERM, an
@@ -23,6 +16,14 @@ import time
 import traceback
 from pathlib import Path
 
+from pokerbots.server.logs.folder import (
+    HANDS,
+    HISTORY,
+    SUMMARY,
+    TIMING,
+    stderr_name,
+    transcript_name,
+)
 from pokerbots.server.match.errors import ServerFault
 from pokerbots.server.match.history import render_history
 
@@ -83,17 +84,17 @@ class MatchLog:
         if transcripts == "none":
             self.seat_in = [_Discard() for _ in range(n)]
         else:
-            self.seat_in = [open(path / f"seat{s}.in", "wb", buffering=1 << 16)
+            self.seat_in = [open(path / transcript_name(s), "wb", buffering=1 << 16)
                             for s in range(n)]
         # Unbuffered: each hand is one os.write of a whole line, durable at once.
-        self.hands_jsonl = open(path / "hands.jsonl", "wb", buffering=0)
+        self.hands_jsonl = open(path / HANDS, "wb", buffering=0)
         self._files = [*self.seat_in, self.hands_jsonl]
         self._next_look = 0.0
         #: Hands written whole to ``hands.jsonl``.
         self.written = 0
 
     def stderr_path(self, seat: int) -> Path:
-        return self.path / f"seat{seat}.stderr"
+        return self.path / stderr_name(seat)
 
     def hand(self, record: dict) -> None:
         """Write one finished hand, durably (called by the referee's ``on_hand``)."""
@@ -157,7 +158,7 @@ class MatchLog:
 
     def write_summary(self, summary: dict, timing: dict) -> None:
         """Write ``summary.json`` and ``timing.json``."""
-        for name, data in (("summary.json", summary), ("timing.json", timing)):
+        for name, data in ((SUMMARY, summary), (TIMING, timing)):
             try:
                 _write_json(self.path / name, data)
             except OSError as exc:
@@ -173,20 +174,20 @@ class MatchLog:
                 f.close()
             except OSError as exc:
                 failure = failure or _fault(f"writing {f.name}", exc, f.name)
-        target = self.path / "hands.txt"
+        target = self.path / HISTORY
         try:
-            render_history(self.path / "hands.jsonl", target, self.labels, self.streets,
+            render_history(self.path / HANDS, target, self.labels, self.streets,
                            self.ante)
         except OSError as exc:
             failure = failure or _fault(f"writing {target}", exc, str(target))
         if self.transcripts == "failed" and completed:
             for s in range(len(self.labels)):
-                (self.path / f"seat{s}.in").unlink(missing_ok=True)
+                (self.path / transcript_name(s)).unlink(missing_ok=True)
         return failure
 
     def repair(self) -> None:
         """End ``hands.jsonl`` and ``hands.txt`` with their last complete hand."""
-        for name, end in (("hands.jsonl", b"\n"), ("hands.txt", b"\n\n")):
+        for name, end in ((HANDS, b"\n"), (HISTORY, b"\n\n")):
             _cut_after_last(self.path / name, end)
 
 
