@@ -24,9 +24,9 @@ from pokerbots.protocol.client import (
     parse_pots,
     run,
 )
+from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
 from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.errors import BotFault
 from pokerbots.server.match.referee import Referee
 
 import drive

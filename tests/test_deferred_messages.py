@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from pokerbots.protocol.client import Client
+from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
 from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.errors import BotFault
 from pokerbots.server.match.referee import Referee
 
 from drive import replies_for

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from pokerbots.protocol import GOODBYE
 from pokerbots.server.confine.limits import ResourceLimits
+from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
-from pokerbots.server.match.errors import BotFault
 from pokerbots.server.match.referee import Referee
 from pokerbots.server.seats.process import MAX_LINE, BotProcess, LineTooLong, PipeClosed
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
 from pokerbots.server.games.kuhn import deck_for
-from pokerbots.server.match.errors import BotFault
 from pokerbots.server.match.referee import Referee
 
 from drive import (

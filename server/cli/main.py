@@ -202,7 +202,7 @@ def play_and_report(config, *, as_json: bool = False) -> int:
     """Play the match ``config`` (a MatchConfig), print the result or the error; return the
     exit code."""
     from pokerbots.server.confine import sandbox
-    from pokerbots.server.match.errors import ServerFault
+    from pokerbots.server.errors import ServerFault
     from pokerbots.server.play.match import MatchSetupError, prepare, run_prepared
     from pokerbots.server.seats.arguments import is_human
     from pokerbots.server.seats.process import stderr_tail

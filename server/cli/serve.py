@@ -24,11 +24,11 @@ import click
 import trio
 
 from pokerbots.server import games
+from pokerbots.server.cli import tournament as tournament_command
 from pokerbots.server.cli.options import make_limits, parse_game_options
 from pokerbots.server.confine import sandbox
 from pokerbots.server.service import scheduler, store
 from pokerbots.server.service.pages import Now, every_text
-from pokerbots.server.cli import tournament as tournament_command
 from pokerbots.server.tournament.job import limits_as_dict
 
 EXIT_INTERNAL = 3

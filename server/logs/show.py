@@ -13,8 +13,8 @@ import shutil
 from pathlib import Path
 
 from pokerbots.server import games
+from pokerbots.server.errors import ServerFault
 from pokerbots.server.logs.folder import MatchFolder
-from pokerbots.server.match.errors import ServerFault
 from pokerbots.server.match.history import HandHistory
 
 #: Marks of the seats in the chart (seat 0 is "0"...).

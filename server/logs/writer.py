@@ -16,6 +16,7 @@ import time
 import traceback
 from pathlib import Path
 
+from pokerbots.server.errors import ServerFault
 from pokerbots.server.logs.folder import (
     HANDS,
     HISTORY,
@@ -24,7 +25,6 @@ from pokerbots.server.logs.folder import (
     stderr_name,
     transcript_name,
 )
-from pokerbots.server.match.errors import ServerFault
 from pokerbots.server.match.history import render_history
 
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))

@@ -157,7 +157,7 @@ def play_local(referee: Referee, seats: Sequence, *, transcript: list | None = N
     """Play ``referee``'s round in-process with ``seats[s]`` answering for seat ``s``.
 
     No event loop is needed: a local table never waits. A reply the referee refuses raises its
-    :class:`~pokerbots.server.match.errors.BotFault`.
+    :class:`~pokerbots.server.errors.BotFault`.
     """
     coroutine = drive(referee, LocalTable(seats, transcript))
     try:

@@ -4,7 +4,7 @@
 yields is an :class:`Exchange`: the messages of one step of the round, for one seat (``play``)
 or for every seat at once (everything else). The driver ``send()``s back the reply line (bytes,
 without the newline) or, for every seat, the list of reply lines in seat order. A reply that
-breaks a rule raises :class:`~pokerbots.server.match.errors.BotFault` out of ``send()``; the generator
+breaks a rule raises :class:`~pokerbots.server.errors.BotFault` out of ``send()``; the generator
 returns once every bot has said goodbye.
 
 The referee knows no game: it asks the game's hand what is legal, and the game's shape which
@@ -19,9 +19,9 @@ from typing import Any
 
 from pokerbots.protocol import wire
 from pokerbots.protocol.wire import GOODBYE, Kind, Legal, WireError, join, rotate
+from pokerbots.server.errors import BotFault
 from pokerbots.server.games.base import Game, IllegalMove
 from pokerbots.server.games.engine.betting import Hand, start_hand
-from pokerbots.server.match.errors import BotFault
 
 
 class Exchange:

@@ -19,9 +19,9 @@ import trio
 
 from pokerbots.server import games
 from pokerbots.server.confine import sandbox
+from pokerbots.server.errors import ServerFault
 from pokerbots.server.games.base import Deal, Game
 from pokerbots.server.logs.writer import MatchLog, new_match_dir
-from pokerbots.server.match.errors import ServerFault
 from pokerbots.server.match.referee import Referee
 from pokerbots.server.seats.bots import BotSpec
 from pokerbots.server.seats.runner import Limits, MatchOutcome, play

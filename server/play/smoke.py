@@ -26,7 +26,7 @@ import click
 from pokerbots.server import games
 from pokerbots.server.cli.options import game_options, parse_game_options, texts_as_flags
 from pokerbots.server.confine import sandbox
-from pokerbots.server.match.errors import ServerFault
+from pokerbots.server.errors import ServerFault
 from pokerbots.server.play.match import MatchConfig, MatchSetupError, prepare, run_prepared
 from pokerbots.server.seats.arguments import parse_bot
 from pokerbots.server.seats.bots import BotSpec, BotSpecError

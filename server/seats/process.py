@@ -22,7 +22,7 @@ import trio
 
 from pokerbots.server.confine import sandbox
 from pokerbots.server.confine.limits import ResourceLimits
-from pokerbots.server.match.errors import ServerFault
+from pokerbots.server.errors import ServerFault
 from pokerbots.server.seats.bots import BotSpec
 
 #: A reply longer than this is refused rather than buffered without end.

@@ -27,8 +27,8 @@ from pathlib import Path
 from pokerbots.server import games
 from pokerbots.server.confine.cpus import claim_cpu, release_cpu
 from pokerbots.server.confine.limits import ResourceLimits
+from pokerbots.server.errors import ServerFault
 from pokerbots.server.games.equity import allin_values
-from pokerbots.server.match.errors import ServerFault
 from pokerbots.server.play.match import MatchConfig, MatchSetupError, run_match
 from pokerbots.server.seats.bots import BotSpec
 from pokerbots.server.seats.process import stderr_tail
