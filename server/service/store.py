@@ -33,6 +33,8 @@ import os
 import sqlite3
 from pathlib import Path
 
+from pokerbots.server.database import Database, StoreError, connect
+
 FILE = "service.sqlite"
 VERSION_STATUSES = ("testing", "admitted", "quarantined", "rejected", "superseded")
 TOURNAMENT_STATUSES = ("running", "interrupted", "done", "failed")
@@ -62,49 +64,16 @@ CREATE TABLE IF NOT EXISTS matches (
 CREATE INDEX IF NOT EXISTS matches_culprit ON matches (culprit);
 """
 
-_JSON = {"bots", "standings", "job", "seating", "bankrolls"}
 
 
-class StoreError(Exception):
-    """The service's store cannot be read or written; the message says what happened."""
-
-
-def _rows(cursor) -> list[dict]:
-    names = [d[0] for d in cursor.description]
-    rows = []
-    for values in cursor:
-        row = dict(zip(names, values))
-        for key in _JSON.intersection(row):
-            if row[key] is not None:
-                row[key] = json.loads(row[key])
-        rows.append(row)
-    return rows
-
-
-class Store:
+class Store(Database):
     """The service's store in a data folder (:func:`open_store`)."""
 
+    JSON_COLUMNS = frozenset({"bots", "standings", "job", "seating", "bankrolls"})
+
     def __init__(self, data: Path, db: sqlite3.Connection) -> None:
+        super().__init__(data / FILE, db)
         self.data = data
-        self.path = data / FILE
-        self.db = db
-
-    def close(self) -> None:
-        self.db.close()
-
-    def _all(self, sql: str, args=()) -> list[dict]:
-        return _rows(self.db.execute(sql, args))
-
-    def _one(self, sql: str, args=()) -> dict | None:
-        found = self._all(sql, args)
-        return found[0] if found else None
-
-    def _write(self, sql: str, args=()) -> int | None:
-        try:
-            with self.db:
-                return self.db.execute(sql, args).lastrowid
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot write {self.path}: {exc}") from None
 
     def relative(self, path: Path | str) -> str:
         """``path`` relative to the data folder (absolute if it is outside)."""
@@ -113,14 +82,6 @@ class Store:
         return os.path.relpath(path, data) if path.is_relative_to(data) else str(path)
 
     # -- meta ------------------------------------------------------------------------------
-
-    def meta(self, key: str):
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else json.loads(row[0])
-
-    def set_meta(self, key: str, value) -> None:
-        self._write("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                    (key, json.dumps(value)))
 
     # -- bots and versions -----------------------------------------------------------------
 
@@ -282,20 +243,11 @@ class Store:
                          " ORDER BY id DESC", (name,))
 
 
-def _connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
-    if read_only:
-        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
-    db = sqlite3.connect(str(path), timeout=30)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=NORMAL")
-    return db
-
-
 def open_store(data: Path) -> Store:
     """The store in ``data`` (both created if missing)."""
     try:
         data.mkdir(parents=True, exist_ok=True)
-        db = _connect(data / FILE)
+        db = connect(data / FILE)
         with db:
             db.executescript(_SCHEMA)
     except (OSError, sqlite3.Error) as exc:
@@ -306,6 +258,6 @@ def open_store(data: Path) -> Store:
 def reader(data: Path) -> Store:
     """A read-only connection to the store in ``data``, for one web request."""
     try:
-        return Store(data, _connect(data / FILE, read_only=True))
+        return Store(data, connect(data / FILE, read_only=True))
     except sqlite3.Error as exc:
         raise StoreError(f"cannot read {data / FILE}: {exc}") from None

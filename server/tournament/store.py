@@ -25,6 +25,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+from pokerbots.server.database import Database, StoreError, connect
 from pokerbots.server.tournament.entrants import Entrant
 from pokerbots.server.tournament.plan import Planned
 
@@ -50,22 +51,12 @@ CREATE INDEX IF NOT EXISTS matches_status ON matches (status);
 """
 
 
-class StoreError(Exception):
-    """The store cannot be read or written (exit 3); the message says what happened."""
-
-
-class Store:
+class Store(Database):
     """A tournament's ``results.sqlite``, opened by :func:`create` or :func:`open_store`."""
 
-    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
-        self.path = path
-        self.db = connection
+    JSON_COLUMNS = frozenset({"seating", "bankrolls", "allin_bankrolls"})
 
     # -- reading ---------------------------------------------------------------------------
-
-    def meta(self, key: str):
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else json.loads(row[0])
 
     def entrants(self) -> list[Entrant]:
         rows = self.db.execute(
@@ -78,16 +69,7 @@ class Store:
         sql = "SELECT * FROM matches"
         if statuses:
             sql += f" WHERE status IN ({','.join('?' * len(statuses))})"
-        cursor = self.db.execute(sql + " ORDER BY id", statuses)
-        names = [d[0] for d in cursor.description]
-        rows = []
-        for values in cursor:
-            row = dict(zip(names, values))
-            for key in ("seating", "bankrolls", "allin_bankrolls"):
-                if row[key] is not None:
-                    row[key] = json.loads(row[key])
-            rows.append(row)
-        return rows
+        return self._all(sql + " ORDER BY id", statuses)
 
     def counts(self) -> dict[str, int]:
         found = dict(self.db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status"))
@@ -101,27 +83,12 @@ class Store:
 
     # -- writing ---------------------------------------------------------------------------
 
-    def _write(self, sql: str, args=()) -> None:
-        try:
-            with self.db:
-                self.db.execute(sql, args)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot write {self.path}: {exc}") from None
-
     def add_matches(self, planned: list[Planned]) -> None:
-        try:
-            with self.db:
-                self.db.executemany(
-                    "INSERT INTO matches (table_no, deal_set, seating_no, seating, seed, button,"
-                    " phase) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(p.table_no, p.deal_set, p.seating_no, json.dumps(list(p.seating)),
-                      p.seed, p.button, p.phase) for p in planned])
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot write {self.path}: {exc}") from None
-
-    def set_meta(self, key: str, value) -> None:
-        self._write("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                    (key, json.dumps(value)))
+        self._write_many(
+            "INSERT INTO matches (table_no, deal_set, seating_no, seating, seed, button,"
+            " phase) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(p.table_no, p.deal_set, p.seating_no, json.dumps(list(p.seating)),
+              p.seed, p.button, p.phase) for p in planned])
 
     def start(self, match_id: int, log_dir: str, started: float) -> None:
         self._write("UPDATE matches SET status = 'running', log_dir = ?, started = ?"
@@ -164,17 +131,6 @@ class Store:
             raise StoreError(f"cannot write {self.path}: {exc}") from None
         return len(rows)
 
-    def close(self) -> None:
-        self.db.close()
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    db = sqlite3.connect(str(path), timeout=30)
-    db.execute("PRAGMA journal_mode=WAL")
-    # Committed transactions survive the process being killed; after a power cut the last
-    # matches may be missing, and are played again on resume.
-    db.execute("PRAGMA synchronous=NORMAL")
-    return db
 
 
 def create(folder: Path, options: dict, seed: int, entrants: list[Entrant],
@@ -183,7 +139,7 @@ def create(folder: Path, options: dict, seed: int, entrants: list[Entrant],
     try:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / FILE
-        db = _connect(path)
+        db = connect(path)
         with db:
             db.executescript(_SCHEMA)
             db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
@@ -211,7 +167,7 @@ def open_store(folder: Path) -> Store:
     if not path.is_file():
         raise StoreError(f"{folder} holds no tournament ({FILE} is missing)")
     try:
-        db = _connect(path)
+        db = connect(path)
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
     except sqlite3.Error as exc:
         raise StoreError(f"cannot read {path}: {exc}") from None
