@@ -17,7 +17,7 @@ wall-clock; instead the server watches, and judges only when a bot runs out of t
 
 A bot that is late on its own (blocked, or thinking too long with the CPU to itself) is blamed
 as before. The cost is one look at each bot's processes per interval, none per message (see
-the README for the figures).
+docs/untrusted-bots.md for the figures).
 """
 
 from __future__ import annotations
