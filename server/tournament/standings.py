@@ -28,25 +28,25 @@ total-bankroll ranking.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import defaultdict
 from dataclasses import dataclass
 
 from pokerbots.server import games
 
-#: Student's t 0.975 quantiles for 1 to 30 degrees of freedom.
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-         2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
-
-
+@functools.lru_cache(maxsize=None)
 def t975(df: int) -> float:
-    """The 0.975 quantile of Student's t with ``df`` degrees of freedom."""
-    if df <= len(_T975):
-        return _T975[df - 1]
-    z = 1.959963984540054  # Cornish-Fisher expansion beyond the table
-    return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
-            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
+    """The 0.975 quantile of Student's t with ``df`` degrees of freedom, from scipy.
+
+    Up to 30 degrees of freedom it is rounded to three decimals, as the printed table it
+    replaces had it (12.706, 4.303, ..., 2.042), so that no published interval moves; beyond,
+    scipy's value as it is. scipy is imported here, on first use: ``scipy.stats`` takes most
+    of a second to import, which no ``--help`` should pay."""
+    from scipy.stats import t
+
+    quantile = float(t.ppf(0.975, df))
+    return round(quantile, 3) if df <= 30 else quantile
 
 
 def penalty_per_hand(game: str, players: int, game_options: dict) -> int:
