@@ -2,15 +2,17 @@
 
 On a terminal: a rich progress bar (matches done of planned, hands per second, time left) and
 the top of the table, refreshed from the store every few seconds. Otherwise (a pipe, a log
-file, CI): one plain line per finished match and per event, nothing that redraws.
+file, CI): one plain line per finished match and per event, nothing that redraws. The live
+table shows the rows of the standings' view (:mod:`.view`), as the text table does.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 
-import click
+from pokerbots.server.tournament import view
 
 #: Bots shown in the live top of the table.
 TOP = 5
@@ -44,11 +46,17 @@ class PlainProgress:
         pass
 
     def note(self, text: str) -> None:
-        click.echo(text)
+        _echo(text)
 
     def match_done(self, row: dict, result: dict) -> None:
         self.finished += 1
-        click.echo(f"[{self.finished:>{self._width}}/{self.planned}] {match_line(row, result)}")
+        _echo(f"[{self.finished:>{self._width}}/{self.planned}] {match_line(row, result)}")
+
+
+def _echo(text: str) -> None:
+    """A line on standard output, at once (a log follows the tournament as it plays)."""
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
 
 
 def match_line(row: dict, result: dict) -> str:
@@ -125,7 +133,7 @@ class RichProgress:
         from rich.table import Table
 
         started = time.monotonic()
-        lines = self._standings()[:TOP]
+        rows = view.rows_of(self._standings()[:TOP])
         # Recomputing the standings costs more as the store grows: never more than 5% of
         # the time (a big tournament refreshes its table less often).
         spent = time.monotonic() - started
@@ -133,17 +141,7 @@ class RichProgress:
         table = Table(title="Top of the table", title_justify="left")
         for column in ("rank", "bot", "per hand", "± 95%", "hands", "faults"):
             table.add_column(column, justify="left" if column == "bot" else "right")
-        for line in lines:
-            table.add_row(*table_cells(line)[:6])
+        for row in rows:
+            table.add_row(*row.cells()[:6])
         self._group.renderables[1] = table
 
-
-def table_cells(line: dict) -> list[str]:
-    """A standings line as text cells: rank, bot, per hand, ±, hands, faults, run-off rank."""
-    per_hand = "-" if line["per_hand"] is None else f"{line['per_hand']:+.4f}"
-    if line["ci95"] is None:
-        half = "-"
-    else:
-        half = f"{(line['ci95'][1] - line['ci95'][0]) / 2:.4f}"
-    return [str(line["rank"]), line["name"], per_hand, half, f"{line['hands']:,}",
-            str(line["faults"]), str(line["runoff_rank"])]

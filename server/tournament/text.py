@@ -5,41 +5,29 @@ Plain fixed-width text, the same on a terminal, in a pipe and in CI logs.
 
 from __future__ import annotations
 
-from pokerbots.server.tournament.progress import table_cells
+from pokerbots.server.tournament import view as view_
 
 
 def standings_text(document: dict) -> str:
     """The standings table of a ``standings.json`` document, with a heading line."""
-    counts = document["matches"]
-    lines = document["bots"]
-    allin = bool(lines) and "allin_adjusted_per_hand" in lines[0]
-    head = (f"{document['game']}, {document['players']} players, {document['hands_per_match']:,}"
-            f" hands per match{', duplicate' if document['duplicate'] else ''},"
-            f" seed {document['seed']}: {counts['done']} matches done, {counts['failed']}"
-            f" failed, {counts['skipped']} skipped of {counts['planned']} planned")
+    view = view_.of(document)
     columns = ["rank", "bot", "per hand", "± 95%", "hands", "faults", "run-off",
                "bankroll", "95% interval"]
-    if allin:
+    if view.allin:
         columns += ["all-in adj.", "± stderr"]
     rows = []
-    for line in lines:
-        ci = line["ci95"]
-        cells = table_cells(line) + [
-            f"{line['bankroll']:+,}" if isinstance(line["bankroll"], int)
-            else f"{line['bankroll']:+,.1f}",
-            "-" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"]
-        if allin:
-            adjusted, se = line["allin_adjusted_per_hand"], line["allin_adjusted_stderr"]
-            cells += ["-" if adjusted is None else f"{adjusted:+.4f}",
-                      "-" if se is None else f"{se:.4f}"]
+    for row in view.rows:
+        cells = row.cells() + [row.bankroll_text, row.interval_text]
+        if view.allin:
+            cells += [row.allin_text, row.allin_stderr_text]
         rows.append(cells)
     widths = [max(len(c) for c in column) for column in zip(columns, *rows)]
-    out = [head, ""]
+    out = [view.heading, ""]
     for cells in [columns, *rows]:
         out.append("  ".join(c.ljust(w) if i == 1 else c.rjust(w)
                              for i, (c, w) in enumerate(zip(cells, widths))).rstrip())
     out.append("")
-    out.append("Run-off order: " + ", ".join(document["runoff"]))
+    out.append("Run-off order: " + ", ".join(view.runoff))
     return "\n".join(out)
 
 
