@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from pokerbots.server import games
 
+
 @functools.lru_cache(maxsize=None)
 def t975(df: int) -> float:
     """The 0.975 quantile of Student's t with ``df`` degrees of freedom, from scipy.
