@@ -2,13 +2,26 @@
 
 Drawn on the server (inline SVG: no script, no image file, no network). One line per bot
 through its per-hand result in each tournament it played, a dashed line at zero, the
-tournaments along the bottom; every point has a ``<title>`` (its tooltip in a browser) and
-every name is escaped.
+tournaments along the bottom; every point has a title (its tooltip in a browser). This module
+computes where everything goes; the template ``templates/chart.html`` draws it, escaping every
+name.
 """
 
 from __future__ import annotations
 
-import html
+import functools
+from pathlib import Path
+from urllib.parse import quote
+
+from markupsafe import Markup
+
+from pokerbots.server.service.scheduler import stamp
+from pokerbots.server.tournament import report
+from pokerbots.server.tournament import view as view_
+from pokerbots.server.tournament.view import Row
+
+#: The site's templates (beside them, the report's: a tournament's page shows its report).
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 #: Tableau's ten colours: told apart by most people, colour-blind ones included.
 COLOURS = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
@@ -20,28 +33,44 @@ WIDTH, HEIGHT = 720, 260
 LEFT, RIGHT, TOP, BOTTOM = 64, 170, 16, 36
 
 
-def _e(value) -> str:
-    return html.escape(str(value), quote=True)
+@functools.lru_cache(maxsize=1)
+def environment():
+    """The site's Jinja2 environment (this module is the lowest of the site's pages, so the
+    environment lives here): autoescaping, with the filters ``when`` (a time, or ``-``),
+    ``signed`` (``+0.1234``, or ``-``) and ``urlpart`` (a name quoted for one path segment)."""
+    env = report.environment(TEMPLATES)
+    env.filters["when"] = lambda seconds: "-" if seconds is None else stamp(seconds)
+    env.filters["signed"] = view_.signed
+    env.filters["urlpart"] = lambda text: quote(str(text), safe="")
+    env.globals["zip"] = zip
+    return env
 
 
-def series(tournaments: list[dict]) -> tuple[list[int], dict[str, dict[int, float]]]:
-    """``(tournament ids oldest first, {bot: {tournament id: per hand}})`` from tournament
-    rows with their ``standings``; bots in the order of the newest standings."""
+def render(template: str, **context) -> Markup:
+    """The template ``template`` of the site, rendered with ``context`` (markup, which
+    another template puts in as it is)."""
+    return Markup(environment().get_template(template).render(context))
+
+
+def series(tournaments: list[dict]) -> tuple[list[int], dict[str, dict[int, Row]]]:
+    """``(tournament ids oldest first, {bot: {tournament id: its standings row}})`` from
+    tournament rows with their ``standings``; bots in the order of the newest standings, only
+    the rows with a per-hand result."""
     ids = [t["id"] for t in reversed(tournaments)]
-    found: dict[str, dict[int, float]] = {}
+    found: dict[str, dict[int, Row]] = {}
     for tournament in tournaments:  # newest first: the legend follows the latest ranking
-        for line in tournament["standings"]["bots"]:
-            if line["per_hand"] is not None:
-                found.setdefault(line["name"], {})[tournament["id"]] = line["per_hand"]
+        for row in view_.of(tournament["standings"]).rows:
+            if row.per_hand is not None:
+                found.setdefault(row.name, {})[tournament["id"]] = row
     return ids, found
 
 
-def svg(tournaments: list[dict]) -> str:
-    """The chart of ``tournaments`` (rows with ``id`` and ``standings``, newest first)."""
+def geometry(tournaments: list[dict]) -> tuple[dict, list[dict]]:
+    """``(the chart's frame, one series per bot)``: every coordinate the template draws."""
     ids, lines = series(tournaments)
     if not lines:
-        return '<p class="muted">No results yet.</p>'
-    values = [v for points in lines.values() for v in points.values()] + [0.0]
+        return {}, []
+    values = [r.per_hand for points in lines.values() for r in points.values()] + [0.0]
     low, high = min(values), max(values)
     if high - low < 1e-9:
         low, high = low - 1, high + 1
@@ -58,40 +87,30 @@ def svg(tournaments: list[dict]) -> str:
     def y(value: float) -> float:
         return round(TOP + (high - value) / (high - low) * plot_h, 1)
 
-    out = [f'<svg class="chart" width="{WIDTH}"'
-           f' height="{height}" viewBox="0 0 {WIDTH} {height}" role="img"'
-           ' aria-label="Each bot\'s chips per hand in the last tournaments">',
-           f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fafafa"'
-           ' stroke="#ddd"/>',
-           f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(0)}" y2="{y(0)}" stroke="#999"'
-           ' stroke-dasharray="3 3"/>']
-    for value in (high - pad, 0.0, low + pad):
-        out.append(f'<text x="{LEFT - 6}" y="{y(value) + 4}" text-anchor="end"'
-                   f' font-size="11" fill="#555">{value:+.3f}</text>')
-    for tournament_id in ids:
-        out.append(f'<text x="{x(tournament_id)}" y="{height - BOTTOM + 16}"'
-                   f' text-anchor="middle" font-size="11" fill="#555">#{tournament_id}</text>')
-    out.append(f'<text x="{LEFT + plot_w / 2}" y="{height - 4}" text-anchor="middle"'
-               ' font-size="11" fill="#555">tournament</text>')
+    frame = {
+        "width": WIDTH, "height": height, "left": LEFT, "top": TOP, "plot_w": plot_w,
+        "plot_h": plot_h, "right_edge": LEFT + plot_w, "zero": y(0),
+        "ticks": [{"y": y(v) + 4, "text": f"{v:+.3f}"} for v in (high - pad, 0.0, low + pad)],
+        "columns": [{"x": x(t), "id": t} for t in ids],
+        "label_y": height - BOTTOM + 16, "middle": LEFT + plot_w / 2,
+        "legend_x": WIDTH - RIGHT + 14,
+    }
+    drawn = []
     for number, (name, points) in enumerate(lines.items()):
-        colour = COLOURS[number % len(COLOURS)]
-        dash = DASHES[number // len(COLOURS) % len(DASHES)]
-        dashed = f' stroke-dasharray="{dash}"' if dash else ""
-        coords = [(x(t), y(points[t])) for t in ids if t in points]
-        out.append(f'<g class="series" data-bot="{_e(name)}">')
-        if len(coords) > 1:
-            path = " ".join(f"{a},{b}" for a, b in coords)
-            out.append(f'<polyline points="{path}" fill="none" stroke="{colour}"'
-                       f' stroke-width="2"{dashed}/>')
-        for t in ids:
-            if t in points:
-                out.append(f'<circle cx="{x(t)}" cy="{y(points[t])}" r="3.5" fill="{colour}">'
-                           f'<title>{_e(name)}: {points[t]:+.4f} per hand in tournament'
-                           f' #{t}</title></circle>')
-        legend_y = TOP + 14 + number * 16
-        out.append(f'<line x1="{WIDTH - RIGHT + 14}" x2="{WIDTH - RIGHT + 34}" y1="{legend_y - 4}"'
-                   f' y2="{legend_y - 4}" stroke="{colour}" stroke-width="3"{dashed}/>'
-                   f'<text x="{WIDTH - RIGHT + 40}" y="{legend_y}" font-size="12">'
-                   f'{_e(name[:22])}</text></g>')
-    out.append("</svg>")
-    return "".join(out)
+        coords = [(x(t), y(points[t].per_hand)) for t in ids if t in points]
+        drawn.append({
+            "name": name, "colour": COLOURS[number % len(COLOURS)],
+            "dash": DASHES[number // len(COLOURS) % len(DASHES)],
+            "path": " ".join(f"{a},{b}" for a, b in coords) if len(coords) > 1 else "",
+            "points": [{"x": x(t), "y": y(points[t].per_hand), "id": t,
+                        "text": points[t].per_hand_text} for t in ids if t in points],
+            "legend_y": TOP + 14 + number * 16,
+        })
+    return frame, drawn
+
+
+def svg(tournaments: list[dict]) -> Markup:
+    """The chart of ``tournaments`` (rows with ``id`` and ``standings``, newest first), or a
+    muted paragraph saying there is no result yet."""
+    frame, drawn = geometry(tournaments)
+    return render("chart.html", c=frame, series=drawn)

@@ -3,7 +3,8 @@
 Starlette rather than Quart-Trio: the site is a dozen routes of server-rendered text and
 files, and Starlette is exactly that (routing, responses, files streamed from disk) in a small
 library whose only dependency, AnyIO, runs on trio; Quart-Trio would bring Flask's stack
-(Werkzeug, Jinja, Blinker...) for features the site does not use.
+(Werkzeug, Blinker...) for features the site does not use. The pages are Jinja2 templates
+(:mod:`.pages`), rendered here as plain text responses of type HTML.
 
 Routes: ``/`` (standings, chart, quarantine, bots, tournaments), ``/bots/NAME``,
 ``/tournaments/ID``, ``/matches/ID`` and ``/matches/ID/FILE`` (a match's log files as plain
@@ -26,22 +27,21 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from pokerbots.server.logs import folder as folder_
 from pokerbots.server.service import pages
 from pokerbots.server.service.store import reader
 from pokerbots.server.tournament import report
 from pokerbots.server.tournament import standings as standings_
 from pokerbots.server.tournament import store as tournament_store
 
-#: The files of a match folder that may be served.
-LOG_FILES = re.compile(r"hands\.txt|hands\.jsonl|summary\.json|timing\.json"
-                       r"|seat\d{1,2}\.in|seat\d{1,2}\.stderr")
-#: The order they are listed in on a match's page.
-_LISTED = ("hands.txt", "hands.jsonl", "summary.json", "timing.json")
+#: The files of a match folder that may be served: those a match writes.
+LOG_FILES = folder_.FILE_NAME
 
 HEADERS = [
     (b"content-security-policy",
@@ -81,18 +81,13 @@ def log_files(data: Path, folder: str | None) -> list[str]:
         names = {p.name for p in (data / folder).iterdir()}
     except OSError:
         return []
-    seats = sorted((n for n in names if LOG_FILES.fullmatch(n) and n.startswith("seat")),
+    seats = sorted((n for n in names if LOG_FILES.fullmatch(n) and n not in folder_.LISTED),
                    key=lambda n: (int(re.sub(r"\D", "", n)), n))
-    return [n for n in (*_LISTED, *seats) if n in names and log_file(data, folder, n)]
+    return [n for n in (*folder_.LISTED, *seats) if n in names and log_file(data, folder, n)]
 
 
-def tail(path: Path, lines: int) -> str:
-    """The last ``lines`` lines of a text file (its last 64 KiB at most)."""
-    with open(path, "rb") as f:
-        f.seek(0, 2)
-        f.seek(max(0, f.tell() - 65536))
-        text = f.read().decode("utf-8", "replace")
-    return "\n".join(text.splitlines()[-lines:])
+#: Bytes read from the end of a transcript for its last lines on a bot's page.
+TAIL_BYTES = 65536
 
 
 class SecurityHeaders:
@@ -130,7 +125,8 @@ def create_app(data: Path, now: Callable[[], pages.Now]):
 
         def transcript(version: dict) -> str | None:
             path = log_file(data, version["smoke_logs"], version["transcript"] or "")
-            return None if path is None else tail(path, pages.TRANSCRIPT_LINES)
+            return (None if path is None
+                    else folder_.tail(path, pages.TRANSCRIPT_LINES, max_bytes=TAIL_BYTES))
 
         with reading(data) as store:
             page = pages.bot(store, name, now(), transcript)
@@ -239,7 +235,7 @@ def reading(data: Path):
         store.close()
 
 
-def report_body(folder: Path, row: dict, numbers: dict[int, int]) -> str | None:
+def report_body(folder: Path, row: dict, numbers: dict[int, int]) -> Markup | None:
     """The content of the tournament's ``report.html``, made from its own store, each failed
     match linked to its page here (``numbers``: its id there -> its id here)."""
     if not tournament_store.exists(folder):
@@ -249,9 +245,9 @@ def report_body(folder: Path, row: dict, numbers: dict[int, int]) -> str | None:
         document = row["standings"] if row["status"] == "done" else None
         document = document or standings_.document(results)
 
-        def link(match: dict) -> str:
+        def link(match: dict) -> report.Link:
             number = numbers.get(match["id"])
-            return "-" if number is None else f'<a href="/matches/{number}">match {number}</a>'
+            return (None, "-") if number is None else (f"/matches/{number}", f"match {number}")
 
         return report.body(results, document, link)
     finally:
