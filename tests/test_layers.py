@@ -224,3 +224,20 @@ def test_the_compiled_modules_are_whole_folders():
     text = (ROOT / "setup.py").read_text(encoding="utf-8")
     folders = re.search(r"COMPILED_FOLDERS = \[(.*?)\]", text, re.S).group(1)
     assert all((ROOT / name.strip(' "\n')).is_dir() for name in folders.split(",") if name.strip())
+
+
+#: An HTML (or SVG) tag, as a page or the report would hold one.
+HTML_TAG = re.compile(r"<(html|head|body|div|span|table|thead|tbody|tr|td|th|svg|rect|line|path"
+                      r"|text|p|a|h[1-6]|ul|ol|li|form|input|button|style|script|link|meta"
+                      r"|section|nav|main|footer|header|pre|code|details|summary)[\s>/]")
+
+
+def test_no_python_file_holds_html():
+    """Every page, the report and the chart are Jinja2 templates (with autoescape): markup in
+    a Python string is where escaping is forgotten."""
+    found = [f"{path.relative_to(ROOT)}:{number}"
+             for folder in ("server", "protocol")
+             for path in (ROOT / folder).rglob("*.py")
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if HTML_TAG.search(line)]
+    assert found == []
