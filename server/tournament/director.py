@@ -17,6 +17,7 @@ from __future__ import annotations
 import queue
 import time
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 
 from pokerbots.server.tournament import plan, standings
@@ -29,8 +30,26 @@ GRACE = 30.0
 MATCHES = "matches"
 
 
+@dataclass(frozen=True)
 class TournamentError(Exception):
-    """The tournament cannot go on (exit 3); the message says why."""
+    """A tournament that cannot be played, or cannot go on; ``message`` says what a person
+    does about it.
+
+    ``usage``: the command asked for something impossible (a bad option, bots that differ
+    from those of the folder resumed): nothing was played (exit 2), and ``option`` names the
+    option to change when one is at fault. Otherwise the tournament itself could not go on
+    (disk, store, cluster, a match that cannot be played here: exit 3).
+    """
+
+    message: str
+    usage: bool = False
+    option: str | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.usage, self.option))
 
 
 class Director:

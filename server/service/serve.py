@@ -1,0 +1,221 @@
+"""The competition service from start to stop, as a library: :func:`serve` of a
+:class:`ServeConfig`, a :class:`ServiceError` when it cannot start or cannot go on.
+
+Everything is checked before anything starts (a usage ServiceError with the reason): the
+tournament options (by the tournament's own code), the table size, the sandbox, the address
+(the port is bound here, so that a port in use is said at once), and that no other service uses
+the data folder. Then one trio loop runs the scheduler (:mod:`.scheduler`) and hypercorn
+serving the site (:mod:`.web`) until SIGTERM or Ctrl-C: the running tournament stops cleanly
+(every bot ended) and :func:`serve` returns. ``pokerbots serve`` (server/cli/serve.py) parses
+its options into the config.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import signal
+import socket
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import trio
+
+from pokerbots.server import games
+from pokerbots.server.confine import sandbox
+from pokerbots.server.play.match import (
+    LIMIT_OPTIONS,
+    MatchSetupError,
+    game_options_from_texts,
+    limits_as_dict,
+    limits_from_options,
+)
+from pokerbots.server.service import scheduler, store
+from pokerbots.server.service.pages import Now, every_text
+from pokerbots.server.tournament.run import TournamentError, check_game_fits
+
+
+@dataclass(frozen=True)
+class ServiceError(Exception):
+    """The service cannot start (``usage``: its options are wrong, ``option`` the one to
+    change, exit 2) or cannot go on (its store cannot be written: exit 3); ``message`` says
+    what a person does about it."""
+
+    message: str
+    usage: bool = False
+    option: str | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.usage, self.option))
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """The service, as ``pokerbots serve`` takes it (see its ``--help``)."""
+
+    #: The folder of bot folders.
+    submissions: Path
+    #: The folder of the service's store, bot copies, tournaments and logs.
+    data: Path = Path("pokerbots-data")
+    #: Seconds from the start of one tournament to the start of the next.
+    every: float = 3600.0
+    host: str = "127.0.0.1"
+    port: int = 8000
+    #: Table size K, of the tournaments and of the smoke test.
+    players: int = 2
+    #: Bots under bubblewrap: True (it must be possible), False, or None (when bwrap is here).
+    sandbox: bool | None = None
+    #: The tournaments' options, as ``pokerbots tournament``'s keyword arguments (less bots,
+    #: seed, out, scheduler and players; ``sandbox`` is the field above).
+    tournament: dict = field(default_factory=dict)
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def serve(config: ServeConfig) -> None:
+    """Check ``config``, then run the service until SIGTERM or Ctrl-C (a clean stop: this
+    returns). ServiceError when it cannot start or cannot go on."""
+    options = config.tournament
+    game = options["game"]
+    players = config.players
+    try:
+        given = game_options_from_texts(game, options["game_texts"])
+    except MatchSetupError as exc:
+        raise ServiceError(str(exc), usage=True, option=exc.option) from None
+    kind = games.get(game)
+    if not kind.min_players <= players <= kind.max_players:
+        raise ServiceError(f"{game} is played by {kind.min_players} to {kind.max_players}"
+                           f" players, not {players}", usage=True, option="--players")
+    try:
+        check_game_fits(game, players, given, options["refine"])
+    except TournamentError as exc:
+        raise ServiceError(exc.message, usage=True, option=exc.option) from None
+    options = {**options, "players": players, "sandbox": _sandbox(config.sandbox)}
+    limits = limits_as_dict(limits_from_options(**{k: options[k] for k in LIMIT_OPTIONS}))
+    settings = scheduler.Settings(submissions=config.submissions.resolve(),
+                                  data=config.data.resolve(), every=config.every,
+                                  players=players, options=options, limits=limits)
+    lock = _lock(config.data)
+    listener = _listen(config.host, config.port)
+    try:
+        results = store.open_store(settings.data)
+    except store.StoreError as exc:
+        raise ServiceError(str(exc)) from None
+    _check_smoke(results, settings)
+    service = scheduler.Service(settings, results)
+    _say(f"pokerbots serve: bots from {settings.submissions}, data in {settings.data}")
+    _say(f"{kind.title}, tables of {players}, {options['hands']:,} hands per match;"
+         f" a tournament at start-up, then every {every_text(config.every)}; bots run"
+         + (" in the sandbox (bubblewrap)" if settings.sandbox else " without a sandbox"))
+    try:
+        failure = trio.run(_main, service, listener, config.host)
+    finally:
+        results.close()
+        lock.close()
+    if failure:
+        raise ServiceError(f"the service cannot go on: {failure}")
+    _say("Stopped.")
+
+
+def _sandbox(wanted: bool | None) -> bool:
+    """Whether the bots run in the sandbox: as asked (True must be possible), or, when not
+    asked, if bwrap is here."""
+    if wanted is False:
+        return False
+    if wanted:
+        try:
+            sandbox.check()
+        except sandbox.SandboxUnavailable as exc:
+            raise ServiceError(str(exc), usage=True) from None
+        return True
+    return sandbox.bwrap_path() is not None
+
+
+def _lock(data: Path):
+    """Hold ``data/service.lock`` while the service runs: two services cannot share data."""
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+        held = open(data / "service.lock", "w")
+    except OSError as exc:
+        raise ServiceError(f"cannot use {data}: {exc.strerror}", usage=True,
+                           option="--data") from None
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        held.close()
+        raise ServiceError(f"another pokerbots serve is using {data}: stop it, or give"
+                           " another --data", usage=True, option="--data") from None
+    return held
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        return socket.create_server((host, port), family=family)
+    except OSError as exc:
+        raise ServiceError(f"cannot listen on {host} port {port}: {exc.strerror or exc}",
+                           usage=True, option="--host/--port") from None
+
+
+def _check_smoke(results: store.Store, settings: scheduler.Settings) -> None:
+    """Versions were tested for one game and table size: another one tests them again."""
+    options = settings.options
+    smoke = {"game": options["game"], "game_texts": options["game_texts"],
+             "players": settings.players}
+    before = results.meta("smoke")
+    if before is not None and before != smoke:
+        count = results.test_again()
+        _say(f"The game or table size changed since the last run: {count} versions"
+             " are smoke-tested again")
+    results.set_meta("smoke", smoke)
+    results.set_meta("options", {**options, "every": settings.every})
+
+
+async def _main(service: scheduler.Service, listener: socket.socket, host: str) -> str | None:
+    """Serve until SIGTERM or Ctrl-C; what stopped the service if it was not that."""
+    from hypercorn.config import Config
+    from hypercorn.trio import serve as hypercorn_serve
+
+    from pokerbots.server.service.web import create_app
+
+    def now() -> Now:
+        return Now(service.settings, service.playing, service.testing, service.next_at)
+
+    config = Config()
+    port = listener.getsockname()[1]
+    config.bind = [f"fd://{listener.detach()}"]
+    config.loglevel = "WARNING"  # the address is printed here, once
+    stop = trio.Event()
+    failure: list[str] = []
+
+    async def run_service() -> None:
+        found = await service.run()
+        if found is not None:
+            failure.append(found)
+            stop.set()
+
+    async def signals() -> None:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as received:
+            async for signum in received:
+                if not stop.is_set():
+                    _say(f"{signal.Signals(signum).name}: stopping (the running"
+                         " tournament ends its matches first)")
+                stop.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(signals)
+        await nursery.start(partial(hypercorn_serve, create_app(service.settings.data, now),
+                                    config, shutdown_trigger=stop.wait))
+        shown = f"[{host}]" if ":" in host else host
+        _say(f"The site: http://{shown}:{port}/ (Ctrl-C stops)")
+        async with trio.open_nursery() as work:
+            work.start_soon(run_service)
+            await stop.wait()
+            work.cancel_scope.cancel()
+        nursery.cancel_scope.cancel()
+    return failure[0] if failure else None
