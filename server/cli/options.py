@@ -14,6 +14,7 @@ import functools
 import click
 
 from pokerbots.server import games
+from pokerbots.server.cli.errors import usage_error
 
 
 def _flags() -> dict[str, tuple[str, list]]:
@@ -61,37 +62,34 @@ def game_options(*, allow_all: bool = False):
 
 
 def parse_game_options(game: str, texts: dict[str, str], *, lenient: bool = False) -> dict:
-    """The keyword arguments of ``game``'s ``make`` for the flags typed (``texts``).
+    """The keyword arguments of ``game``'s ``make`` for the flags typed (``texts``); see
+    :func:`~pokerbots.server.play.match.game_options_from_texts`.
 
     A flag the game does not take is a usage error (``lenient``: it is left out, for
     ``--game all``); a value the game refuses is a bad parameter naming the flag.
     """
-    declared = {option.flag: option for option in games.get(game).options}
-    options: dict = {}
-    for flag, text in texts.items():
-        option = declared.get(flag)
-        if option is None:
-            if lenient:
-                continue
-            takers = [name for name, _ in _flags()[flag][1]]
-            raise click.UsageError(f"{flag} applies to {' and '.join(takers)}, not to {game}"
-                                   f" (choose the game with --game)")
-        try:
-            options.update(option.parse(text))
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint=flag) from None
-    return options
+    from pokerbots.server.play.match import MatchSetupError, game_options_from_texts
+
+    try:
+        return game_options_from_texts(game, texts, lenient=lenient)
+    except MatchSetupError as exc:
+        raise usage_error(str(exc), exc.option) from None
 
 
-def texts_as_flags(texts: dict[str, str]) -> str:
-    """The game flags as typed (``' --stack 500 --stacks carry'``), for a command to copy."""
-    import shlex
-
-    return "".join(f" {flag} {shlex.quote(text)}" for flag, text in texts.items())
+def timeout_options(func):
+    """``--reply-timeout`` and ``--startup-timeout``, the same in every command that plays."""
+    func = click.option("--startup-timeout", type=click.FloatRange(min=0, min_open=True),
+                        default=10.0, show_default=True,
+                        help="Seconds a bot has to start and answer init_round.")(func)
+    return click.option("--reply-timeout", type=click.FloatRange(min=0, min_open=True),
+                        default=5.0, show_default=True,
+                        help="Seconds a bot has for each reply.")(func)
 
 
 def bot_limit_options(func):
-    """Time bank, resource limits and the sandbox (see limits.py and sandbox.py)."""
+    """Time bank, resource limits and the sandbox (see limits.py and sandbox.py); the command
+    turns them, with the time-outs, into Limits with
+    :func:`~pokerbots.server.play.match.limits_from_options`."""
     seconds = click.FloatRange(min=0)
     whole = click.IntRange(min=0)
     options = [
@@ -120,18 +118,3 @@ def bot_limit_options(func):
     for option in reversed(options):
         func = option(func)
     return func
-
-
-def make_limits(startup, reply, *, time_bank, time_per_hand, max_memory, max_cpu, max_files,
-                max_file_size, max_procs, stderr_cap, sandbox):
-    """The :class:`~.runner.Limits` the limit options ask for."""
-    from pokerbots.server.confine.limits import ResourceLimits
-    from pokerbots.server.seats.runner import Limits
-
-    return Limits(
-        startup=startup, reply=reply, time_bank=time_bank or None, time_per_hand=time_per_hand,
-        resources=ResourceLimits(memory_mib=max_memory, cpu_seconds=max_cpu,
-                                 open_files=max_files, file_size_mib=max_file_size,
-                                 processes=max_procs),
-        sandbox=sandbox, stderr_cap=stderr_cap * 1024,
-    )

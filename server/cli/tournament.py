@@ -1,73 +1,43 @@
 """``pokerbots tournament`` and ``pokerbots standings``: the command line of tournaments.
 
-``tournament`` checks everything before any bot starts (exit 2 on a bad command line, or on
-options that differ from those recorded in ``--out``), creates or resumes the store, plays the
-pending matches on a local pool or a Dask cluster, and writes ``standings.json`` and
-``report.html`` from the store. Exit codes: 0 the tournament completed (bots breaking rules is
-a result), 2 bad command line, 3 the tournament itself could not go on (disk, store, cluster),
+The commands parse their options into a
+:class:`~pokerbots.server.tournament.run.TournamentConfig` and run the library
+(:mod:`pokerbots.server.tournament.run`); a
+:class:`~pokerbots.server.tournament.run.TournamentError` becomes exit 2 (bad command line, or
+options that differ from those recorded in ``--out``) or 3 (the tournament itself could not go
+on: disk, store, cluster). Exit 0: the tournament completed (bots breaking rules is a result);
 130 Ctrl-C (143 SIGTERM), after which the same command resumes.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import secrets
-import shutil
-import signal
 import sys
-import time
 from pathlib import Path
 
 import click
 
-from pokerbots.server import games
-from pokerbots.server.cli.options import (
-    bot_limit_options,
-    game_options,
-    make_limits,
-    parse_game_options,
-)
+from pokerbots.server.cli.errors import CannotGoOn, usage_error
+from pokerbots.server.cli.options import bot_limit_options, game_options, timeout_options
 from pokerbots.server.logs.writer import TRANSCRIPTS
-from pokerbots.server.seats.bots import BotSpecError
-from pokerbots.server.tournament import plan, report, standings, store
-from pokerbots.server.tournament.director import MATCHES, Director, TournamentError
-from pokerbots.server.tournament.entrants import parse_entrants
-from pokerbots.server.tournament.job import limits_as_dict
-from pokerbots.server.tournament.progress import PlainProgress, RichProgress
-from pokerbots.server.tournament.store import StoreError
+from pokerbots.server.service.exits import Exit
+from pokerbots.server.tournament.run import (
+    TournamentError,
+    config_from_options,
+    read_tournament,
+    run_tournament,
+)
 from pokerbots.server.tournament.text import matches_text, standings_text
 
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
-EXIT_INTERRUPTED = 130
-EXIT_TERMINATED = 143
 
-#: The command-line flag of each recorded option, for the message when a resume differs.
-FLAGS = {"game": "--game", "game_options": "the game's options (--stack, --blinds...)",
-         "players": "--players", "hands": "--hands", "rounds": "--rounds",
-         "duplicate": "--duplicate", "max_faults": "--max-faults", "refine": "--refine",
-         "refine_steps": "--refine-steps"}
-
-STANDINGS_FILE = "standings.json"
+def click_error(exc: TournamentError) -> click.ClickException:
+    """The click error of the library's refusal: exit 2 for a usage error, else 3."""
+    if exc.usage:
+        return usage_error(exc.message, exc.option)
+    return CannotGoOn(exc.message)
 
 
-class Internal(click.ClickException):
-    """The tournament itself cannot go on (exit 3)."""
-
-    exit_code = EXIT_INTERNAL
-
-    def show(self, file=None) -> None:
-        click.echo(f"Error: {self.message}", err=True)
-
-
-def _default_out() -> Path:
-    return Path("logs") / f"tournament-{time.strftime('%Y%m%d-%H%M%S')}"
-
-
-def tournament(bots, game, game_texts, players, hands, rounds, seed, duplicate, jobs, out,
-               scheduler, max_faults, refine, refine_steps, transcripts, reply_timeout,
-               startup_timeout, **limit_options):
+def tournament(**options):
     """Play every table of K bots out of BOTS and rank them.
 
     BOT is as in `pokerbots run` (a program, a .py file or a quoted command line), optionally
@@ -78,213 +48,18 @@ def tournament(bots, game, game_texts, players, hands, rounds, seed, duplicate, 
     the same --out resumes. Exit code: 0 completed, 2 bad command line, 3 the tournament could
     not go on, 130 Ctrl-C.
     """
-    options_given = parse_game_options(game, game_texts)
     try:
-        entrants = parse_entrants(list(bots))
-    except BotSpecError as exc:
-        raise click.UsageError(str(exc)) from None
-    kind = games.get(game)
-    k = players if players is not None else min(len(entrants), kind.max_players)
-    if k > len(entrants):
-        raise click.BadParameter(f"{k} players need at least {k} bots, and {len(entrants)}"
-                                 " are given", param_hint="--players")
-    check_table(game, k, options_given, refine)
-    limits = make_limits(startup_timeout, reply_timeout, **limit_options)
-    limit_flags = {"--startup-timeout": startup_timeout, "--reply-timeout": reply_timeout,
-                   **{"--" + key.replace("_", "-"): value for key, value in limit_options.items()}}
-    options = {"game": game, "game_options": options_given, "players": k, "hands": hands,
-               "rounds": rounds, "duplicate": duplicate, "max_faults": max_faults,
-               "refine": refine, "refine_steps": refine_steps, "limits": limit_flags}
-    out = out or _default_out()
-    cluster = _open_cluster(scheduler) if scheduler is not None else None
-
-    if store.exists(out):
-        try:
-            results = store.open_store(out)
-        except StoreError as exc:
-            raise Internal(str(exc)) from None
-        seed = _check_resume(results, options, entrants, seed, out)
-        resumed = True
-    else:
-        if out.exists() and (not out.is_dir() or any(out.iterdir())):
-            raise click.BadParameter(f"{out} exists and is not a tournament folder: give a new"
-                                     " folder (or an empty one)", param_hint="--out")
-        if seed is None:
-            seed = secrets.randbelow(2 ** 31)
-        planned = plan.matches([e.name for e in entrants], k, rounds=rounds,
-                               duplicate=duplicate, seed=seed)
-        try:
-            results = store.create(out, options, seed, entrants, planned)
-        except StoreError as exc:
-            raise Internal(str(exc)) from None
-        resumed = False
-
-    if cluster is not None:
-        pool = cluster
-    else:
-        from pokerbots.server.confine import sandbox
-        from pokerbots.server.tournament.pool import LocalPool
-
-        # As `run` says it: how this machine confines the bots, once, before the first match
-        # (a Dask worker's machine may differ, so only for matches played here).
-        note = sandbox.note_once(limits.sandbox, limits.resources.processes)
-        if note:
-            click.echo(note, err=True)
-        pool = LocalPool(jobs or len(os.sched_getaffinity(0)), out / "workers.log")
-    code = _conduct(results, out, pool, limits_as_dict(limits), resumed=resumed,
-                    transcripts=transcripts)
-    sys.exit(code)
-
-
-def check_table(game: str, k: int, options_given: dict, refine: int | None) -> None:
-    """A usage error unless ``game`` can be played at tables of ``k`` with these options."""
-    try:
-        games.make_game(game, k, **options_given)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    if refine is not None and refine < k:
-        raise click.BadParameter(f"the top T must make at least one table of {k}",
-                                 param_hint="--refine")
-
-
-def _check_resume(results, options: dict, entrants, seed: int | None, out: Path) -> int:
-    """The recorded seed, after checking that this command is the one recorded in ``out``."""
-    recorded = results.meta("options")
-    for key, flag in FLAGS.items():
-        if recorded.get(key) != options[key]:
-            raise click.UsageError(
-                f"{flag} differs from the tournament in {out}: {_show(options[key])} here,"
-                f" {_show(recorded.get(key))} there (give the same options to resume, or"
-                " another --out)")
-    for flag, value in options["limits"].items():
-        if recorded["limits"].get(flag) != value:
-            raise click.UsageError(
-                f"{flag} differs from the tournament in {out}: {_show(value)} here,"
-                f" {_show(recorded['limits'].get(flag))} there (give the same options to"
-                " resume, or another --out)")
-    before = results.entrants()
-    if [(e.name, e.arg) for e in before] != [(e.name, e.arg) for e in entrants]:
-        raise click.UsageError(
-            f"the bots differ from the tournament in {out}:"
-            f" {' '.join(e.name + '=' + e.arg for e in entrants)} here,"
-            f" {' '.join(e.name + '=' + e.arg for e in before)} there")
-    for old, new in zip(before, entrants):
-        if old.sha256 != new.sha256:
-            raise click.UsageError(
-                f"bot {new.name} ({new.program}) changed since the tournament in {out} started"
-                f" (sha256 {old.sha256[:12]}… then, {new.sha256[:12]}… now): restore it, or"
-                " start a new tournament with another --out")
-    recorded_seed = results.meta("seed")
-    if seed is not None and seed != recorded_seed:
-        raise click.UsageError(f"--seed differs from the tournament in {out}: {seed} here,"
-                               f" {recorded_seed} there")
-    return recorded_seed
-
-
-def _show(value) -> str:
-    return json.dumps(value)
-
-
-def _open_cluster(scheduler: str):
-    """The Dask pool, before anything is written: an unreachable cluster leaves no trace."""
-    from pokerbots.server.tournament.cluster import ClusterPool, ClusterUnavailable
-
-    try:
-        return ClusterPool(scheduler)
-    except ClusterUnavailable as exc:
-        raise Internal(str(exc)) from None
-
-
-def _conduct(results, out: Path, pool, limits: dict, *, resumed: bool,
-             transcripts: str = "full") -> int:
-    """Play the pending matches; write the standings and the report; the exit code."""
-    stopped_by: list[int] = []
-
-    def on_term(signum, frame):
-        stopped_by.append(signum)
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, on_term)
-    try:
-        for row in results.reset_running():
-            _remove_match_folder(out, row["log_dir"])
-        counts = results.counts()
-        names = [e.name for e in results.entrants()]
-        head = (f"Tournament in {out}: {len(names)} bots, {sum(counts.values())} matches"
-                f" ({counts['done'] + counts['failed']} played, {counts['skipped']} skipped"
-                f"{', resumed' if resumed else ''}), seed {results.meta('seed')}")
-        click.echo(head)
-        live = sys.stdout.isatty()
-        if live:
-            progress = RichProgress(counts, names, lambda: standings.document(results)["bots"])
-        else:
-            progress = PlainProgress(counts, names)
-        director = Director(results, out, pool, progress, limits=limits,
-                            transcripts=transcripts)
-        code = 0
-        try:
-            with progress:
-                director.run()
-        except KeyboardInterrupt:
-            code = EXIT_TERMINATED if stopped_by else EXIT_INTERRUPTED
-        except (TournamentError, StoreError) as exc:
-            click.echo(f"Error: the tournament cannot go on: {exc}", err=True)
-            code = EXIT_INTERNAL
-        finally:
-            pool.close()
-        try:
-            document = write_results(results, out)
-        except (OSError, StoreError) as exc:
-            click.echo(f"Error: cannot write the standings in {out}: {exc}", err=True)
-            return EXIT_INTERNAL
-        if code == 0:
-            click.echo("")
-            click.echo(standings_text(document))
-            click.echo(f"\nStandings: {out / STANDINGS_FILE}\nReport: {out / report.FILE}")
-        elif code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
-            click.echo(f"Interrupted. The same command resumes; results so far: {out}",
-                       err=True)
-        return code
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        results.close()
-
-
-def _remove_match_folder(out: Path, log_dir: str | None) -> None:
-    """An unfinished match's folder goes: the match is played again from scratch."""
-    if not log_dir:
-        return
-    path = Path(log_dir)
-    if path.is_dir() and (out / MATCHES).resolve() in path.resolve().parents:
-        shutil.rmtree(path, ignore_errors=True)
-
-
-def write_results(results, out: Path) -> dict:
-    """``standings.json`` and ``report.html`` from the store (each written whole, then moved
-    into place, so a reader never sees half a file)."""
-    document = standings.document(results)
-    _write(out / STANDINGS_FILE, json.dumps(document, indent=2) + "\n")
-    _write(out / report.FILE, report.render(results, out, document))
-    return document
-
-
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+        ending = run_tournament(config_from_options(options))
+    except TournamentError as exc:
+        raise click_error(exc) from None
+    sys.exit(Exit[ending.name])
 
 
 def _read(folder: Path) -> tuple[dict, list[dict]]:
-    """The standings and the matches of the tournament in ``folder`` (a usage error if there
-    is none)."""
     try:
-        results = store.open_store(folder)
-    except StoreError as exc:
-        raise click.UsageError(str(exc)) from None
-    try:
-        return standings.document(results), results.matches()
-    finally:
-        results.close()
+        return read_tournament(folder)
+    except TournamentError as exc:
+        raise click_error(exc) from None
 
 
 def standings_cmd(folder, as_json):
@@ -298,15 +73,6 @@ def show_text(folder: Path) -> str:
     document, rows = _read(folder)
     return (f"Tournament: {folder}\n" + standings_text(document) + "\n\n" + matches_text(rows)
             + "\n")
-
-
-def _limit_options(func):
-    func = click.option("--startup-timeout", type=click.FloatRange(min=0, min_open=True),
-                        default=10.0, show_default=True,
-                        help="Seconds a bot has to start and answer init_round.")(func)
-    return click.option("--reply-timeout", type=click.FloatRange(min=0, min_open=True),
-                        default=5.0, show_default=True,
-                        help="Seconds a bot has for each reply.")(func)
 
 
 def options() -> dict:
@@ -355,7 +121,7 @@ def options() -> dict:
             show_default=True,
             help="Keep each seat's transcript (seatN.in): always, only for failed"
                  " matches, or never (a big tournament saves most of its disk)."),
-        "timeouts": _limit_options,
+        "timeouts": timeout_options,
         "limits": bot_limit_options,
     }
 
@@ -384,5 +150,5 @@ def standings_command() -> click.Command:
                          short_help="The standings of a tournament folder.")(func)
 
 
-__all__ = ["check_table", "command", "options", "show_text", "standings_command",
-           "tournament", "write_results"]
+__all__ = ["click_error", "command", "options", "show_text", "standings_command",
+           "tournament"]

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from pokerbots.server.service import workers
+from pokerbots.server.service.exits import Exit
 
 #: Rounds per seat and hands per round: ``pokerbots smoke``'s defaults.
 ROUNDS = 2
@@ -33,17 +34,18 @@ GRACE = 20.0
 
 def job(entry: Path, logs: Path, *, game: str, game_texts: dict, players: int,
         limits: dict) -> dict:
-    """What the test process needs (``limits``: as :func:`..tournament.play.limits_as_dict`)."""
+    """What the test process needs (``limits``: as
+    :func:`~pokerbots.server.play.match.limits_as_dict`)."""
     return {"entry": str(entry), "logs": str(logs), "game": game, "game_texts": game_texts,
             "players": players, "limits": limits}
 
 
 def test(job: dict) -> dict:
     """Play the smoke matches of ``job``; the verdict (stops at the first failure)."""
+    from pokerbots.server.logs.folder import transcript_name
     from pokerbots.server.play import smoke
-    from pokerbots.server.play.match import MatchSetupError
+    from pokerbots.server.play.match import MatchSetupError, limits_from_dict
     from pokerbots.server.seats.arguments import parse_bot
-    from pokerbots.server.tournament.job import limits_from_dict
 
     spec = parse_bot(shlex.quote(job["entry"]))
     cases = smoke.plan([job["game"]], [job["players"]], ROUNDS, SEED)
@@ -60,7 +62,7 @@ def test(job: dict) -> dict:
             report = result.report + f"\nReproduce: {result.command}"
             return {"passed": False, "cases": number,
                     "reason": f"{case.name}: {result.reason}", "report": report,
-                    "logs": str(result.logs), "transcript": f"seat{case.seat}.in"}
+                    "logs": str(result.logs), "transcript": transcript_name(case.seat)}
     return {"passed": True, "cases": len(cases)}
 
 
@@ -80,7 +82,7 @@ def main() -> None:
     try:
         verdict = test(job)
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.exit(Exit.INTERRUPTED)
     print(json.dumps(verdict), flush=True)
 
 

@@ -30,9 +30,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import click
 import trio
 
+from pokerbots.server.logs.folder import tail
 from pokerbots.server.service import quarantine, submissions, tournaments
 from pokerbots.server.service.store import Store, StoreError
 from pokerbots.server.tournament import store as tournament_store
@@ -55,14 +55,21 @@ class Settings:
     every: float
     #: Table size: every combination of this many bots plays; also the smoke test's.
     players: int
-    #: The tournament command's keyword arguments (less bots, out, seed and scheduler).
+    #: The tournament's options, as ``pokerbots tournament``'s keyword arguments (less bots,
+    #: out, seed and scheduler).
     options: dict
-    #: The bots' limits (:func:`..tournament.play.limits_as_dict`), for the smoke test.
+    #: The bots' limits (:func:`~pokerbots.server.play.match.limits_as_dict`), for the smoke
+    #: test.
     limits: dict
 
     @property
     def sandbox(self) -> bool:
         return bool(self.options["sandbox"])
+
+
+def say_line(text: str) -> None:
+    """Print a line of the service's output at once (it may go to a log file)."""
+    print(text, flush=True)
 
 
 def stamp(seconds: float | None = None) -> str:
@@ -73,7 +80,7 @@ def stamp(seconds: float | None = None) -> str:
 class Service:
     """The scheduler; its attributes tell the web pages what is happening now."""
 
-    def __init__(self, settings: Settings, store: Store, echo=click.echo) -> None:
+    def __init__(self, settings: Settings, store: Store, echo=say_line) -> None:
         self.settings = settings
         self.store = store
         self.echo = echo
@@ -299,7 +306,7 @@ class Service:
             self.say(f"tournament {tournament_id}: stopped; it resumes when the service"
                      " starts again")
         else:
-            error = f"the tournament stopped with exit code {code}:\n" + tail(log_file)
+            error = f"the tournament stopped with exit code {code}:\n" + log_tail(log_file)
             self.store.set_tournament(tournament_id, "failed", finished=now,
                                       standings=standings, error=error)
             self.say(f"tournament {tournament_id}: failed (exit code {code}); see {log_file}")
@@ -309,9 +316,9 @@ def json_text(value) -> str:
     return json.dumps(value, indent=2) + "\n"
 
 
-def tail(path: Path, lines: int = 20) -> str:
+def log_tail(path: Path) -> str:
+    """The last 20 lines of a tournament's log file ("" when it cannot be read)."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        return tail(path, lines=20, max_bytes=1 << 16)
     except OSError:
         return ""
-    return "\n".join(text.splitlines()[-lines:])

@@ -1,17 +1,18 @@
-"""The service's tournaments: each one an ordinary ``pokerbots tournament``, in a process.
+"""The service's tournaments: each one the tournament library's, in a process.
 
-:func:`job` is the keyword arguments of :func:`pokerbots.server.cli.tournament.tournament`:
-the admitted versions as ``NAME=ENTRY`` (their copies in the data folder), a new seed, the
-tournament's own folder as ``out``, and the service's tournament options. The service records
-the job before the tournament starts; after a restart it runs the same job again, and the
-tournament command resumes the folder (finished matches kept, the others played again).
+:func:`job` is the keyword arguments of ``pokerbots tournament`` (which
+:func:`~pokerbots.server.tournament.run.config_from_options` turns into a config): the admitted
+versions as ``NAME=ENTRY`` (their copies in the data folder), a new seed, the tournament's own
+folder as ``out``, and the service's tournament options. The service records the job before
+the tournament starts; after a restart it runs the same job again, and the tournament resumes
+the folder (finished matches kept, the others played again).
 
 The process is ``python -m pokerbots.server.service.tournaments SERVICE_PID JOB`` (see
 :mod:`.workers`), its output in the tournament's log file. SIGTERM stops it as it stops
 ``pokerbots tournament``: every bot ended, the running matches put back, the standings so far
 written. Its exit code is the
-tournament command's: 0 done, 130 or 143 interrupted, 2 the job no longer fits its folder
-(a bot's copy was changed), 3 the tournament could not go on.
+tournament command's (:class:`.exits.Exit`): 0 done, 130 or 143 interrupted, 2 the job no
+longer fits its folder (a bot's copy was changed), 3 the tournament could not go on.
 """
 
 from __future__ import annotations
@@ -23,14 +24,18 @@ import subprocess
 import sys
 from pathlib import Path
 
-import click
-
-from pokerbots.server.cli.tournament import STANDINGS_FILE, tournament
 from pokerbots.server.service import workers
+from pokerbots.server.service.exits import STOPPED, Exit
 from pokerbots.server.tournament import director, store
+from pokerbots.server.tournament.run import (
+    STANDINGS_FILE,
+    TournamentError,
+    config_from_options,
+    run_tournament,
+)
 
-#: Exit codes of the tournament command that mean it was stopped, not that it failed.
-INTERRUPTED = (130, 143)
+#: Exit codes of the tournament process that mean it was stopped, not that it failed.
+INTERRUPTED = STOPPED
 #: Seconds a stopped tournament gets to end its matches before it is killed.
 GRACE = director.GRACE + 30.0
 
@@ -41,7 +46,7 @@ def entrant(name: str, entry: Path) -> str:
 
 
 def job(bots: list[str], out: Path, seed: int, options: dict) -> dict:
-    """The tournament command's arguments (``options``: the service's tournament options)."""
+    """The tournament's options (``options``: the service's tournament options)."""
     return {**options, "bots": bots, "out": str(out), "seed": seed, "scheduler": None}
 
 
@@ -77,12 +82,12 @@ def standings(folder: Path) -> dict | None:
 def main() -> None:
     workers.adopt()
     arguments = json.loads(Path(sys.argv[2]).read_text(encoding="utf-8"))
-    arguments["out"] = Path(arguments["out"])
     try:
-        tournament(**arguments)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
+        ending = run_tournament(config_from_options(arguments))
+    except TournamentError as exc:
+        print(f"Error: {exc}", file=sys.stderr, flush=True)
+        sys.exit(Exit.USAGE if exc.usage else Exit.SERVER)
+    sys.exit(Exit[ending.name])
 
 
 if __name__ == "__main__":

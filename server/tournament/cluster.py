@@ -1,7 +1,8 @@
 """Matches on a Dask distributed cluster (``--scheduler tcp://host:port``).
 
-The tournament process is the Dask client: it submits one task per match (:func:`.play.play`
-with the same JSON-ready job a local worker gets, so the cards and results are the same) and
+The tournament process is the Dask client: it submits one task per match
+(:func:`.job.play_match_job` with the same JSON-ready job a local worker gets, so the cards and
+results are the same) and
 writes every result into the store itself; the workers only play. Each worker machine needs
 pokerbots installed and the bots at the same paths (a shared file system, or identical copies);
 match folders are written by the worker at the path the job names, so on a shared file system
@@ -59,9 +60,9 @@ class ClusterPool:
         return self._capacity
 
     def submit(self, job: dict) -> None:
-        from pokerbots.server.tournament.job import play
+        from pokerbots.server.tournament.job import play_match_job
 
-        future = self._client.submit(play, job, pure=False,
+        future = self._client.submit(play_match_job, job, pure=False,
                                      key=f"pokerbots-match-{job['id']}-{uuid.uuid4().hex}")
         self._futures[future.key] = future
         self._ids[future.key] = job

@@ -1,11 +1,11 @@
 """One match of a tournament, from a plain job description to a plain result.
 
-:func:`play` is what a local worker process (:mod:`.pool`) and a Dask worker (:mod:`.cluster`)
-run: both hand it the same JSON-ready job and get the same JSON-ready result, so a match
-played anywhere gives the same result. The match is an ordinary ``pokerbots run`` match
-(:func:`~pokerbots.server.play.match.run_match`) with the tournament's deals and first button,
-pinned to a CPU claimed for it (:mod:`pokerbots.server.confine.cpus`), its log folder written where
-the job says.
+:func:`play_match_job` is what a local worker process (:mod:`.pool`) and a Dask worker
+(:mod:`.cluster`) run: both hand it the same JSON-ready job and get the same JSON-ready
+result, so a match played anywhere gives the same result. The match is an ordinary
+``pokerbots run`` match (:func:`~pokerbots.server.play.match.run_match`) with the tournament's
+deals and first button, pinned to a CPU claimed for it (:mod:`pokerbots.server.confine.cpus`),
+its log folder written where the job says.
 In games scored by all-in equity, each qualifying hand's expected values are added to its
 record in ``hands.jsonl`` (``"allin_adjusted"``) and summed into ``allin_bankrolls``.
 
@@ -16,7 +16,6 @@ played at all on this machine, e.g. a bot's program is missing there: the tourna
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shutil
 import socket
@@ -26,28 +25,24 @@ from pathlib import Path
 
 from pokerbots.server import games
 from pokerbots.server.confine.cpus import claim_cpu, release_cpu
-from pokerbots.server.confine.limits import ResourceLimits
 from pokerbots.server.errors import ServerFault
 from pokerbots.server.games.equity import allin_values
-from pokerbots.server.play.match import MatchConfig, MatchSetupError, run_match
+from pokerbots.server.logs.folder import MatchFolder, tail
+from pokerbots.server.play.match import (
+    MatchConfig,
+    MatchSetupError,
+    limits_from_dict,
+    run_match,
+)
 from pokerbots.server.seats.bots import BotSpec
-from pokerbots.server.seats.process import stderr_tail
-from pokerbots.server.seats.runner import Limits
 from pokerbots.server.tournament import deals
 from pokerbots.server.tournament.entrants import Entrant, argv_here
 
 
-def limits_as_dict(limits: Limits) -> dict:
-    return dataclasses.asdict(limits)
-
-
-def limits_from_dict(data: dict) -> Limits:
-    return Limits(**{**data, "resources": ResourceLimits(**data["resources"])})
-
-
 def job_for(row: dict, *, folder: Path, entrants: dict[str, Entrant], options: dict,
             limits: dict, transcripts: str = "full") -> dict:
-    """The job of a store row (``options``: the tournament's recorded options)."""
+    """The job of a store row (``options``: the tournament's recorded options, ``limits``: as
+    :func:`~pokerbots.server.play.match.limits_as_dict`)."""
     return {
         "id": row["id"], "folder": str(folder), "game": options["game"],
         "game_options": options["game_options"], "hands": options["hands"],
@@ -61,7 +56,7 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def play(job: dict) -> dict:
+def play_match_job(job: dict) -> dict:
     """Play the match ``job`` describes; never raises for anything a bot does."""
     started = time.time()
     result = {"id": job["id"], "log_dir": job["folder"], "started": started,
@@ -118,9 +113,9 @@ def play(job: dict) -> dict:
     if fault is None:
         return {**result, "status": "done"}
     text = fault.paragraph(logs=str(path))
-    tail = stderr_tail(path / f"seat{fault.seat}.stderr")
-    if tail:
+    last = tail(MatchFolder(path).stderr_path(fault.seat))
+    if last:
         text += "\nLast lines of its stderr:\n" + "\n".join("    " + t
-                                                            for t in tail.splitlines())
+                                                            for t in last.splitlines())
     return {**result, "status": "failed", "culprit": seating[fault.seat].name,
             "culprit_seat": fault.seat, "error": text}

@@ -1,11 +1,11 @@
 """Matches at once on this machine: ``--jobs`` worker processes, one match each at a time.
 
 Each worker is ``python -m pokerbots.server.tournament.pool``: it reads one job per line (JSON)
-on stdin, plays it with :func:`.play.play` in its main thread (so a match handles Ctrl-C as
-``pokerbots run`` does: bots ended, logs complete) and writes the result as one JSON line. Each
-match claims a CPU of its own (:mod:`pokerbots.server.confine.cpus`). A reader thread per worker puts
-the results on :attr:`LocalPool.results`; everything else happens in the tournament's main
-thread.
+on stdin, plays it with :func:`.job.play_match_job` in its main thread (so a match handles
+Ctrl-C as ``pokerbots run`` does: bots ended, logs complete) and writes the result as one JSON
+line. Each match claims a CPU of its own (:mod:`pokerbots.server.confine.cpus`). A reader
+thread per worker puts the results on :attr:`LocalPool.results`; everything else happens in
+the tournament's main thread.
 
 A worker ignores SIGINT between matches; during a match SIGINT (the terminal's Ctrl-C, which
 reaches the whole process group, or :meth:`LocalPool.interrupt`) ends that match. If the
@@ -133,13 +133,13 @@ def die_with_parent(parent: int, signum: int = signal.SIGINT) -> None:
 
 def main() -> None:
     """A worker: play each job read on stdin, write each result on stdout."""
-    from pokerbots.server.tournament.job import play
+    from pokerbots.server.tournament.job import play_match_job
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a match in progress takes it over
     die_with_parent(int(sys.argv[1]))
     out = sys.stdout
     for line in sys.stdin:
-        result = play(json.loads(line))
+        result = play_match_job(json.loads(line))
         try:
             out.write(json.dumps(result) + "\n")
             out.flush()

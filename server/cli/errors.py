@@ -1,0 +1,25 @@
+"""How the command line reports a library's refusal: the click error of each kind, with the
+exit code of :class:`~pokerbots.server.service.exits.Exit`."""
+
+from __future__ import annotations
+
+import click
+
+from pokerbots.server.service.exits import Exit
+
+
+class CannotGoOn(click.ClickException):
+    """The server itself cannot go on (exit 3): ``Error: MESSAGE``, without the usage."""
+
+    exit_code = Exit.SERVER
+
+    def show(self, file=None) -> None:
+        click.echo(f"Error: {self.message}", err=True)
+
+
+def usage_error(message: str, option: str | None = None) -> click.UsageError:
+    """The click error (exit 2) of a bad command line: a bad parameter naming ``option``, or a
+    usage error when no one option is at fault."""
+    if option is not None:
+        return click.BadParameter(message, param_hint=option)
+    return click.UsageError(message)
