@@ -20,19 +20,11 @@ from pokerbots.server import __version__
 from pokerbots.server.cli.options import (
     bot_limit_options,
     game_options,
-    make_limits,
     parse_game_options,
+    timeout_options,
 )
 from pokerbots.server.logs.writer import TRANSCRIPTS
-
-#: Exit codes: 0 the match completed, 1 a bot broke the rules, 2 the command was wrong,
-#: 3 the server itself could not go on, 130 interrupted by Ctrl-C.
-EXIT_FAULT = 1
-EXIT_USAGE = 2
-EXIT_SERVER = 3
-EXIT_INTERRUPTED = 130
-#: SIGTERM: the bots are ended and the logs written, as for Ctrl-C.
-EXIT_TERMINATED = 143
+from pokerbots.server.service.exits import Exit
 
 
 def parse_fraction(text: str) -> tuple[int, int]:
@@ -77,7 +69,7 @@ class Commands(click.Group):
 
     #: name -> (module under pokerbots.server with a ``command()`` function, short help)
     LAZY = {
-        "smoke": ("play.smoke", "Test a bot against random bots in short matches (for CI)."),
+        "smoke": ("cli.smoke", "Test a bot against random bots in short matches (for CI)."),
         "deal": ("cli.deal", "Print the exact text a seat receives, to feed to a bot."),
         "show": ("cli.show", "Summary, hand history and bankroll chart of a match."),
         "export": ("cli.export", "Write a match's hands as PHH files or an ACPC log."),
@@ -130,10 +122,7 @@ def main() -> None:
               help="Play known cards: one deal per line (see PROTOCOL.md).")
 @click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=Path("logs"),
               show_default=True, help="Folder that receives one folder per match.")
-@click.option("--reply-timeout", type=click.FloatRange(min=0, min_open=True), default=5.0,
-              show_default=True, help="Seconds a bot has for each reply.")
-@click.option("--startup-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
-              show_default=True, help="Seconds a bot has to start and answer init_round.")
+@timeout_options
 @bot_limit_options
 @click.option("--cpu", default="auto", show_default=True,
               help="Pin the match (server and bots) to one CPU: a number, 'none', or 'auto':"
@@ -145,8 +134,8 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--allow-remote-bots", is_flag=True,
               help="Let an http:// bot (a Lean Poker player) be on another host than this one.")
-def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeout,
-        startup_timeout, cpu, transcripts, as_json, allow_remote_bots, **limit_options):
+def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, cpu, transcripts, as_json,
+        allow_remote_bots, **limit_options):
     """Play one round between BOTS, each a program path or a quoted command line.
 
     A .py file runs under this Python. A BOT of - (or human) is you: that seat is this
@@ -157,7 +146,7 @@ def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeou
     the rules, 2 bad command line, 3 the server could not go on.
     """
     from pokerbots.server import games
-    from pokerbots.server.play.match import MatchConfig
+    from pokerbots.server.play.match import MatchConfig, limits_from_options
     from pokerbots.server.seats import relays as adapters
     from pokerbots.server.seats.arguments import parse_seats
     from pokerbots.server.seats.bots import BotSpecError
@@ -171,12 +160,12 @@ def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeou
     finally:
         adapters.allow_remote.reset(remote)
     try:
-        table = games.make_game(game, len(specs), **options)
+        rules = games.make_game(game, len(specs), **options)
     except (TypeError, ValueError):
-        table = None  # the match's own checks say what is wrong
-    if table is not None:
+        rules = None  # the match's own checks say what is wrong
+    if rules is not None:
         try:
-            adapters.check_table(specs, table, sandbox=limit_options["sandbox"])
+            adapters.check_table(specs, rules, sandbox=limit_options["sandbox"])
         except BotSpecError as exc:
             raise click.UsageError(str(exc)) from None
     if hands is not None and hands < 1:
@@ -184,7 +173,7 @@ def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, reply_timeou
     config = MatchConfig(
         bots=specs, game=game, game_options=options, seed=seed, hands=hands,
         end_prob=parse_fraction(end_prob), cards=cards, logs=logs,
-        limits=make_limits(startup_timeout, reply_timeout, **limit_options), cpu=parse_cpu(cpu),
+        limits=limits_from_options(**limit_options), cpu=parse_cpu(cpu),
         transcripts=transcripts,
     )
     sys.exit(play_and_report(config, as_json=as_json))
@@ -203,9 +192,9 @@ def play_and_report(config, *, as_json: bool = False) -> int:
     exit code."""
     from pokerbots.server.confine import sandbox
     from pokerbots.server.errors import ServerFault
+    from pokerbots.server.logs.folder import MatchFolder, tail
     from pokerbots.server.play.match import MatchSetupError, prepare, run_prepared
     from pokerbots.server.seats.arguments import is_human
-    from pokerbots.server.seats.process import stderr_tail
 
     human = any(map(is_human, config.bots))  # a person plays on this terminal: no progress line
     progress = _Progress(config) if (sys.stdout.isatty() and not as_json and not human) else None
@@ -215,7 +204,7 @@ def play_and_report(config, *, as_json: bool = False) -> int:
         raise click.UsageError(str(exc)) from None
     except ServerFault as exc:
         click.echo(exc.paragraph(), err=True)
-        return EXIT_SERVER
+        return Exit.SERVER
     note = sandbox.note_once(config.limits.sandbox, config.limits.resources.processes)
     if note:
         click.echo(note, err=True)
@@ -227,57 +216,58 @@ def play_and_report(config, *, as_json: bool = False) -> int:
             outcome = run_prepared(match)
     except KeyboardInterrupt:
         click.echo(f"Interrupted. Logs: {match.log.path}", err=True)
-        return EXIT_INTERRUPTED
+        return Exit.INTERRUPTED
     if outcome.interrupted:
         click.echo(f"Interrupted by {outcome.interrupted}. Logs: {match.log.path}", err=True)
-        return EXIT_TERMINATED
+        return Exit.TERMINATED
     if outcome.failure is not None:
         click.echo(outcome.failure.paragraph(logs=str(match.log.path), hands=match.log.written),
                    err=True)
-        return EXIT_SERVER
+        return Exit.SERVER
     if outcome.left is not None:
         left = outcome.left
         where = "before the first hand" if left.hand is None else f"in hand {left.hand}"
         click.echo(f"Seat {left.seat} ({left.bot}) left the table {where}, after"
                    f" {outcome.hands} complete hands. Logs: {match.log.path}", err=True)
-    summary = json.loads((match.log.path / "summary.json").read_text())
+    folder = MatchFolder(match.log.path)
+    summary = folder.summary()
     summary["logs"] = str(match.log.path)
     summary["seconds"] = round(outcome.seconds, 3)
     summary["bot_seconds"] = [round(t, 3) for t in outcome.time_used]
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     elif outcome.fault is None:
-        _print_table(config, outcome, match.log.path)
+        _print_results(config, outcome, match.log.path)
     if outcome.fault is not None:
         fault = outcome.fault
         text = fault.paragraph(logs=str(match.log.path))
-        tail = stderr_tail(match.log.stderr_path(fault.seat))
-        if tail:
+        last = tail(folder.stderr_path(fault.seat))
+        if last:
             text += "\nLast lines of its stderr:\n" + "\n".join(
-                "    " + t for t in tail.splitlines())
+                "    " + t for t in last.splitlines())
         text += f"\nReproduce: {reproduce(match.seed)}"
         click.echo(text, err=True)
-        return EXIT_FAULT
-    return 0
+        return Exit.FAULT
+    return Exit.DONE
 
 
-def _print_table(config, outcome, path: Path) -> None:
+def _print_results(config, outcome, path: Path) -> None:
     from rich.console import Console
     from rich.table import Table
 
     hands = outcome.hands
-    table = Table(title=f"{config.game}: {hands} hands in {outcome.seconds:.2f} s"
+    grid = Table(title=f"{config.game}: {hands} hands in {outcome.seconds:.2f} s"
                         f" ({hands / outcome.seconds:,.0f} hands/s)" if outcome.seconds else None)
-    table.add_column("Seat", justify="right")
-    table.add_column("Bot")
-    table.add_column("Bankroll", justify="right")
-    table.add_column("Per hand", justify="right")
-    table.add_column("Time used", justify="right")
+    grid.add_column("Seat", justify="right")
+    grid.add_column("Bot")
+    grid.add_column("Bankroll", justify="right")
+    grid.add_column("Per hand", justify="right")
+    grid.add_column("Time used", justify="right")
     for seat, (spec, money) in enumerate(zip(config.bots, outcome.bankrolls)):
         used = outcome.time_used[seat] if seat < len(outcome.time_used) else 0.0
-        table.add_row(str(seat), spec.label, f"{money:+d}", f"{money / max(hands, 1):+.3f}",
+        grid.add_row(str(seat), spec.label, f"{money:+d}", f"{money / max(hands, 1):+.3f}",
                       f"{used:.2f} s")
-    Console().print(table)
+    Console().print(grid)
     click.echo(f"Logs: {path}")  # unwrapped, so it can be copied whatever the terminal width
 
 

@@ -1,4 +1,5 @@
-"""``pokerbots smoke BOT``: short matches against random bots, made for CI.
+"""The smoke test: short matches against random bots, made for CI (``pokerbots smoke BOT``,
+whose command is server/cli/smoke.py; the service's quarantine plays the same matches).
 
 BOT plays every seat position at tables of several sizes, a few short rounds each with
 different (fixed) seeds, against the random bot that ships with the package
@@ -6,36 +7,33 @@ different (fixed) seeds, against the random bot that ships with the package
 whole error paragraph and the path of the failing seat's transcript (``seatN.in``), which
 ``./mybot < seatN.in`` replays without a server.
 
-Exit code: 0 every match passed, 1 BOT broke a rule in at least one, 2 bad command line,
-3 the smoke run itself went wrong (an opponent failed, which is a bug in pokerbots).
+This module plans the matches (:func:`plan`), plays and judges one (:func:`run_case`, a
+:class:`Result`), and writes the JUnit report (:func:`write_junit`).
 """
 
 from __future__ import annotations
 
 import shlex
-import shutil
 import sys
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import click
-
 from pokerbots.server import games
-from pokerbots.server.cli.options import game_options, parse_game_options, texts_as_flags
-from pokerbots.server.confine import sandbox
 from pokerbots.server.errors import ServerFault
-from pokerbots.server.play.match import MatchConfig, MatchSetupError, prepare, run_prepared
+from pokerbots.server.logs.folder import MatchFolder, tail
+from pokerbots.server.play.match import (
+    MatchConfig,
+    MatchSetupError,
+    game_options_from_texts,
+    prepare,
+    run_prepared,
+    texts_as_flags,
+)
 from pokerbots.server.seats.arguments import parse_bot
-from pokerbots.server.seats.bots import BotSpec, BotSpecError
-from pokerbots.server.seats.process import stderr_tail
+from pokerbots.server.seats.bots import BotSpec
 from pokerbots.server.seats.runner import Limits
-
-EXIT_FAULT = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
 
 #: Table sizes played by default (each capped to what the game allows).
 DEFAULT_PLAYERS = (2, 3, 6)
@@ -107,14 +105,16 @@ def opponent_spec(seed: int, command: str | None) -> BotSpec:
 
 def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits,
              game_texts: dict[str, str] | None = None, opponent: str | None = None) -> Result:
-    """Play one smoke match and judge it (``game_texts``: the game's flags as typed)."""
+    """Play one smoke match and judge it (``game_texts``: the game's flags as typed).
+    MatchSetupError when the options cannot make the match, ServerFault when the server
+    cannot start it."""
     texts = game_texts or {}
     specs = [
         bot if s == case.seat else opponent_spec(case.seed * 16 + s, opponent)
         for s in range(case.players)
     ]
     config = MatchConfig(bots=specs, game=case.game,
-                         game_options=parse_game_options(case.game, texts), seed=case.seed,
+                         game_options=game_options_from_texts(case.game, texts), seed=case.seed,
                          hands=hands, logs=logs, limits=limits, cpu=None)
     result = Result(case, passed=False, command=_reproduce(case, specs, hands, texts))
     started = time.perf_counter()
@@ -137,13 +137,14 @@ def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits
     result.internal = fault.seat != case.seat
     result.reason = fault.reason
     result.hand = fault.hand
+    folder = MatchFolder(match.log.path)
     text = fault.paragraph(logs=str(match.log.path))
-    text += f"\nTranscript of seat {fault.seat}: {match.log.path / f'seat{fault.seat}.in'}"
-    text += f"\nIts stderr: {match.log.stderr_path(fault.seat)}"
-    tail = stderr_tail(match.log.stderr_path(fault.seat))
-    result.last_words = tail.splitlines()[-1].strip() if tail else ""
-    if tail:
-        text += "\nLast lines of its stderr:\n" + "\n".join("    " + t for t in tail.splitlines())
+    text += f"\nTranscript of seat {fault.seat}: {folder.transcript_path(fault.seat)}"
+    text += f"\nIts stderr: {folder.stderr_path(fault.seat)}"
+    last = tail(folder.stderr_path(fault.seat))
+    result.last_words = last.splitlines()[-1].strip() if last else ""
+    if last:
+        text += "\nLast lines of its stderr:\n" + "\n".join("    " + t for t in last.splitlines())
     if result.internal:
         text = ("The random opponent failed, not the bot under test: this is a bug in"
                 " pokerbots.\n" + text)
@@ -202,190 +203,6 @@ def write_junit(results: list[Result], path: Path, bot_label: str, seconds: floa
     tree.write(path, encoding="utf-8", xml_declaration=True)
 
 
-def parse_players(text: str | None) -> list[int] | None:
-    if text is None:
-        return None
-    try:
-        values = sorted({int(v) for v in text.replace(" ", "").split(",") if v})
-    except ValueError:
-        raise click.BadParameter(f"{text!r}: give table sizes as numbers, e.g. 2,3",
-                                 param_hint="--players") from None
-    if not values:
-        raise click.BadParameter("give at least one table size, e.g. 2,3", param_hint="--players")
-    return values
-
-
-def smoke_options(func):
-    options = [
-        click.argument("bot"),
-        click.option("--players", "-p", metavar="N,N,...", default=None,
-                     help="Table sizes to play [default: 2,3,6, capped to what the game allows]."),
-        click.option("--rounds", "-r", type=click.IntRange(min=1), default=2, show_default=True,
-                     help="Rounds (different seeds) for each table size and seat."),
-        click.option("--hands", "-n", type=click.IntRange(min=1), default=30, show_default=True,
-                     help="Hands in each round."),
-        click.option("--seed", type=int, default=1, show_default=True,
-                     help="Seed of the first round; the others count up from it."),
-        click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=None,
-                     help="Folder for the match logs [default: a new temporary folder]."),
-        click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path),
-                     default=None, help="Also write a JUnit XML report to this file."),
-        click.option("--reply-timeout", type=click.FloatRange(min=0, min_open=True), default=5.0,
-                     show_default=True, help="Seconds the bot has for each reply."),
-        click.option("--startup-timeout", type=click.FloatRange(min=0, min_open=True),
-                     default=10.0, show_default=True,
-                     help="Seconds the bot has to start and answer init_round."),
-        click.option("--exitfirst", "-x", is_flag=True, help="Stop at the first failure."),
-        click.option("--opponent", default=None, metavar="BOT",
-                     help="Play against this bot instead of the built-in random bot."),
-    ]
-    func = game_options(allow_all=True)(func)
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-def command() -> click.Command:
-    """The ``smoke`` command, built when cli registers it."""
-    return click.command(
-        name="smoke", short_help="Test a bot against random bots in short matches (for CI).")(
-        smoke_options(smoke))
-
-
-def smoke(bot, game, game_texts, players, rounds, hands, seed, logs, junit_xml, reply_timeout,
-          startup_timeout, exitfirst, opponent):
-    """Check that BOT plays by the rules: short matches against random bots.
-
-    BOT takes every seat at tables of 2, 3 and 6 players (as the game allows), for a few
-    rounds of 30 hands with fixed seeds. One line per match; a failure prints the server's
-    error and the path of the bot's transcript, which `./mybot < seatN.in` replays.
-
-    Exit code: 0 all passed, 1 the bot broke a rule, 2 bad command line, 3 internal error.
-    """
-    try:
-        spec = parse_bot(bot)
-    except BotSpecError as exc:
-        raise click.UsageError(str(exc)) from None
-    names = list(games.names()) if game == "all" else [game]
-    sizes = parse_players(players)
-    texts = {}
-    for name in names:
-        # Each game takes the options that apply to it; with --game all the others are left out.
-        options = parse_game_options(name, game_texts, lenient=game == "all")
-        texts[name] = {flag: text for flag, text in game_texts.items()
-                       if any(o.flag == flag for o in games.get(name).options)}
-        if options:
-            try:
-                games.make_game(name, games.get(name).min_players, **options)
-            except ValueError as exc:
-                raise click.UsageError(str(exc)) from None
-        if sizes:
-            gt = games.get(name)
-            bad = [n for n in sizes if not gt.min_players <= n <= gt.max_players]
-            if bad:
-                raise click.BadParameter(
-                    f"{name} is played by {gt.min_players} to {gt.max_players} players,"
-                    f" not {', '.join(map(str, bad))}", param_hint="--players")
-    if opponent is not None:
-        try:
-            parse_bot(opponent)
-        except BotSpecError as exc:
-            raise click.UsageError(str(exc)) from None
-    cases = plan(names, sizes, rounds, seed)
-    limits = Limits(startup=startup_timeout, reply=reply_timeout)
-    sys.exit(run_all(cases, spec, hands=hands, logs=logs, limits=limits, texts=texts,
-                     opponent=opponent, junit_xml=junit_xml, exitfirst=exitfirst,
-                     game_texts=game_texts))
-
-
-def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exitfirst,
-            game_texts=None) -> int:
-    temporary = logs is None
-    if temporary:
-        logs = Path(tempfile.mkdtemp(prefix="pokerbots-smoke-"))
-    tty = sys.stdout.isatty()
-    click.echo(f"Smoke-testing {spec.label}: {len(cases)} matches of {hands} hands"
-               f" against random bots." + ("" if temporary else f" Logs: {logs}"))
-    note = sandbox.note_once(limits.sandbox, limits.resources.processes)
-    if note:
-        click.echo(note, err=True)
-    results: list[Result] = []
-    first: dict[tuple[str, str], Result] = {}  # each distinct failure, where it was first seen
-    started = time.perf_counter()
-    status = None
-    if tty:
-        from rich.console import Console
-
-        status = Console(stderr=True).status("")
-        status.start()
-    try:
-        for case in cases:
-            if status is not None:
-                status.update(f"playing {case.name}")
-            try:
-                result = run_case(case, spec, hands=hands, logs=logs, limits=limits,
-                                  game_texts=texts[case.game], opponent=opponent)
-            except MatchSetupError as exc:
-                raise click.UsageError(str(exc)) from None
-            except ServerFault as exc:
-                click.echo(exc.paragraph(), err=True)
-                return EXIT_INTERNAL
-            results.append(result)
-            if status is not None:
-                status.stop()
-            click.echo(format_line(result))
-            if not result.passed:
-                seen = first.get(result.failure)
-                if seen is None:
-                    first[result.failure] = result
-                    click.echo("\n" + _indent(result.report) + "\n")
-                    click.echo(_indent(f"Reproduce: {result.command}") + "\n")
-                else:
-                    click.echo(f"      (the same failure as {seen.case.name}, above)")
-            if status is not None:
-                status.start()
-            if exitfirst and not result.passed:
-                break
-    except KeyboardInterrupt:
-        click.echo(f"Interrupted. Logs: {logs}", err=True)
-        return 130
-    finally:
-        if status is not None:
-            status.stop()
-    seconds = time.perf_counter() - started
-    failed = [r for r in results if not r.passed and not r.internal]
-    errors = [r for r in results if r.internal]
-    passed = len(results) - len(failed) - len(errors)
-    summary = f"{len(results)} matches in {seconds:.1f} s: {passed} passed"
-    if failed:
-        summary += f", {len(failed)} failed"
-    if errors:
-        summary += f", {len(errors)} internal errors"
-    if len(results) < len(cases):
-        summary += f", {len(cases) - len(results)} not played (--exitfirst)"
-    click.echo(summary)
-    if len(first) > 0 and len(failed) + len(errors) > 1:
-        click.echo(f"{len(first)} distinct failure{'s' if len(first) > 1 else ''}:")
-        for key, seen in first.items():
-            count = sum(r.failure == key for r in results if not r.passed)
-            last = f" (its stderr ended: {seen.last_words})" if seen.last_words else ""
-            click.echo(f"  {count} x {seen.reason}{last}; first in {seen.case.name}")
-    for line in suggest_games(results, spec, hands=hands, logs=logs, limits=limits,
-                              game_texts=game_texts or {}, opponent=opponent):
-        click.echo(line)
-    if junit_xml is not None:
-        write_junit(results, junit_xml, spec.label, seconds)
-        click.echo(f"JUnit report: {junit_xml}")
-    if temporary and not failed and not errors:
-        shutil.rmtree(logs, ignore_errors=True)
-        click.echo("Every match passed: the temporary logs are deleted (--logs DIR keeps them).")
-    elif temporary:
-        click.echo(f"Logs kept in {logs}")
-    if errors:
-        return EXIT_INTERNAL
-    return EXIT_FAULT if failed else 0
-
-
 def suggest_games(results: list[Result], spec: BotSpec, **play) -> list[str]:
     """When every match of a game failed in its first hand, the bot probably plays another
     game: try it once in each game not played, and name those where it passes."""
@@ -417,7 +234,3 @@ def suggest_games(results: list[Result], spec: BotSpec, **play) -> list[str]:
                          f" short match of {names}: it is probably written for"
                          f" {'that game' if len(passes) == 1 else 'one of those'}. Try {flags}.")
     return lines
-
-
-def _indent(text: str) -> str:
-    return "\n".join("    " + line if line else line for line in text.splitlines())

@@ -1,0 +1,220 @@
+"""``pokerbots smoke BOT``: short matches against random bots, made for CI.
+
+The command line of :mod:`pokerbots.server.play.smoke`: it checks the options, plays the
+planned matches one line each, prints each distinct failure's paragraph once and the summary,
+and writes the JUnit report if asked.
+
+Exit code: 0 every match passed, 1 BOT broke a rule in at least one, 2 bad command line,
+3 the smoke run itself went wrong (an opponent failed, which is a bug in pokerbots).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import click
+
+from pokerbots.server import games
+from pokerbots.server.cli.options import game_options, parse_game_options, timeout_options
+from pokerbots.server.confine import sandbox
+from pokerbots.server.errors import ServerFault
+from pokerbots.server.play.match import MatchSetupError, limits_from_options
+from pokerbots.server.play.smoke import (
+    Result,
+    format_line,
+    plan,
+    run_case,
+    suggest_games,
+    write_junit,
+)
+from pokerbots.server.seats.arguments import parse_bot
+from pokerbots.server.seats.bots import BotSpecError
+from pokerbots.server.service.exits import Exit
+
+
+def parse_players(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        values = sorted({int(v) for v in text.replace(" ", "").split(",") if v})
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: give table sizes as numbers, e.g. 2,3",
+                                 param_hint="--players") from None
+    if not values:
+        raise click.BadParameter("give at least one table size, e.g. 2,3", param_hint="--players")
+    return values
+
+
+def smoke_options(func):
+    options = [
+        click.argument("bot"),
+        click.option("--players", "-p", metavar="N,N,...", default=None,
+                     help="Table sizes to play [default: 2,3,6, capped to what the game allows]."),
+        click.option("--rounds", "-r", type=click.IntRange(min=1), default=2, show_default=True,
+                     help="Rounds (different seeds) for each table size and seat."),
+        click.option("--hands", "-n", type=click.IntRange(min=1), default=30, show_default=True,
+                     help="Hands in each round."),
+        click.option("--seed", type=int, default=1, show_default=True,
+                     help="Seed of the first round; the others count up from it."),
+        click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=None,
+                     help="Folder for the match logs [default: a new temporary folder]."),
+        click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path),
+                     default=None, help="Also write a JUnit XML report to this file."),
+        timeout_options,
+        click.option("--exitfirst", "-x", is_flag=True, help="Stop at the first failure."),
+        click.option("--opponent", default=None, metavar="BOT",
+                     help="Play against this bot instead of the built-in random bot."),
+    ]
+    func = game_options(allow_all=True)(func)
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def command() -> click.Command:
+    """The ``smoke`` command, built when cli registers it."""
+    return click.command(
+        name="smoke", short_help="Test a bot against random bots in short matches (for CI).")(
+        smoke_options(smoke))
+
+
+def smoke(bot, game, game_texts, players, rounds, hands, seed, logs, junit_xml, reply_timeout,
+          startup_timeout, exitfirst, opponent):
+    """Check that BOT plays by the rules: short matches against random bots.
+
+    BOT takes every seat at tables of 2, 3 and 6 players (as the game allows), for a few
+    rounds of 30 hands with fixed seeds. One line per match; a failure prints the server's
+    error and the path of the bot's transcript, which `./mybot < seatN.in` replays.
+
+    Exit code: 0 all passed, 1 the bot broke a rule, 2 bad command line, 3 internal error.
+    """
+    try:
+        spec = parse_bot(bot)
+    except BotSpecError as exc:
+        raise click.UsageError(str(exc)) from None
+    names = list(games.names()) if game == "all" else [game]
+    sizes = parse_players(players)
+    texts = {}
+    for name in names:
+        # Each game takes the options that apply to it; with --game all the others are left out.
+        options = parse_game_options(name, game_texts, lenient=game == "all")
+        texts[name] = {flag: text for flag, text in game_texts.items()
+                       if any(o.flag == flag for o in games.get(name).options)}
+        if options:
+            try:
+                games.make_game(name, games.get(name).min_players, **options)
+            except ValueError as exc:
+                raise click.UsageError(str(exc)) from None
+        if sizes:
+            gt = games.get(name)
+            bad = [n for n in sizes if not gt.min_players <= n <= gt.max_players]
+            if bad:
+                raise click.BadParameter(
+                    f"{name} is played by {gt.min_players} to {gt.max_players} players,"
+                    f" not {', '.join(map(str, bad))}", param_hint="--players")
+    if opponent is not None:
+        try:
+            parse_bot(opponent)
+        except BotSpecError as exc:
+            raise click.UsageError(str(exc)) from None
+    cases = plan(names, sizes, rounds, seed)
+    limits = limits_from_options(startup_timeout=startup_timeout, reply_timeout=reply_timeout)
+    sys.exit(run_all(cases, spec, hands=hands, logs=logs, limits=limits, texts=texts,
+                     opponent=opponent, junit_xml=junit_xml, exitfirst=exitfirst,
+                     game_texts=game_texts))
+
+
+def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exitfirst,
+            game_texts=None) -> int:
+    temporary = logs is None
+    if temporary:
+        logs = Path(tempfile.mkdtemp(prefix="pokerbots-smoke-"))
+    tty = sys.stdout.isatty()
+    click.echo(f"Smoke-testing {spec.label}: {len(cases)} matches of {hands} hands"
+               f" against random bots." + ("" if temporary else f" Logs: {logs}"))
+    note = sandbox.note_once(limits.sandbox, limits.resources.processes)
+    if note:
+        click.echo(note, err=True)
+    results: list[Result] = []
+    first: dict[tuple[str, str], Result] = {}  # each distinct failure, where it was first seen
+    started = time.perf_counter()
+    status = None
+    if tty:
+        from rich.console import Console
+
+        status = Console(stderr=True).status("")
+        status.start()
+    try:
+        for case in cases:
+            if status is not None:
+                status.update(f"playing {case.name}")
+            try:
+                result = run_case(case, spec, hands=hands, logs=logs, limits=limits,
+                                  game_texts=texts[case.game], opponent=opponent)
+            except MatchSetupError as exc:
+                raise click.UsageError(str(exc)) from None
+            except ServerFault as exc:
+                click.echo(exc.paragraph(), err=True)
+                return Exit.SERVER
+            results.append(result)
+            if status is not None:
+                status.stop()
+            click.echo(format_line(result))
+            if not result.passed:
+                seen = first.get(result.failure)
+                if seen is None:
+                    first[result.failure] = result
+                    click.echo("\n" + _indent(result.report) + "\n")
+                    click.echo(_indent(f"Reproduce: {result.command}") + "\n")
+                else:
+                    click.echo(f"      (the same failure as {seen.case.name}, above)")
+            if status is not None:
+                status.start()
+            if exitfirst and not result.passed:
+                break
+    except KeyboardInterrupt:
+        click.echo(f"Interrupted. Logs: {logs}", err=True)
+        return Exit.INTERRUPTED
+    finally:
+        if status is not None:
+            status.stop()
+    seconds = time.perf_counter() - started
+    failed = [r for r in results if not r.passed and not r.internal]
+    errors = [r for r in results if r.internal]
+    passed = len(results) - len(failed) - len(errors)
+    summary = f"{len(results)} matches in {seconds:.1f} s: {passed} passed"
+    if failed:
+        summary += f", {len(failed)} failed"
+    if errors:
+        summary += f", {len(errors)} internal errors"
+    if len(results) < len(cases):
+        summary += f", {len(cases) - len(results)} not played (--exitfirst)"
+    click.echo(summary)
+    if len(first) > 0 and len(failed) + len(errors) > 1:
+        click.echo(f"{len(first)} distinct failure{'s' if len(first) > 1 else ''}:")
+        for key, seen in first.items():
+            count = sum(r.failure == key for r in results if not r.passed)
+            last = f" (its stderr ended: {seen.last_words})" if seen.last_words else ""
+            click.echo(f"  {count} x {seen.reason}{last}; first in {seen.case.name}")
+    for line in suggest_games(results, spec, hands=hands, logs=logs, limits=limits,
+                              game_texts=game_texts or {}, opponent=opponent):
+        click.echo(line)
+    if junit_xml is not None:
+        write_junit(results, junit_xml, spec.label, seconds)
+        click.echo(f"JUnit report: {junit_xml}")
+    if temporary and not failed and not errors:
+        shutil.rmtree(logs, ignore_errors=True)
+        click.echo("Every match passed: the temporary logs are deleted (--logs DIR keeps them).")
+    elif temporary:
+        click.echo(f"Logs kept in {logs}")
+    if errors:
+        return Exit.SERVER
+    return Exit.FAULT if failed else Exit.DONE
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line if line else line for line in text.splitlines())
