@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pokerbots.protocol import GOODBYE
-from pokerbots.server.cli.deal import seat_text
 from pokerbots.server.games import make_game
+from pokerbots.server.match.transcript import seat_text
 
 ROOT = Path(__file__).resolve().parents[1]
 POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))

@@ -1,4 +1,5 @@
-"""``pokerbots deal``: the exact text one seat receives in a short round, without any server.
+"""``pokerbots deal``: the exact text one seat receives in a short round, without any server
+(:mod:`pokerbots.server.match.transcript` plays it).
 
 The round is played in-process by the real referee with **every seat checking or calling**
 (the chosen seat included), so the printed text is exactly what a check/call bot receives.
@@ -17,42 +18,14 @@ shows a bot's replies to a real round with nothing else running.
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
 import click
 
-from pokerbots.protocol.client import Client
 from pokerbots.server import games
 from pokerbots.server.cli.options import game_options, parse_game_options
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
-
-
-def _check_or_call(state) -> str:
-    return state.check_or_call()
-
-
-def transcript(game, *, seed: int, hands: int) -> list[tuple]:
-    """Play a round with every seat checking or calling (the client library's bookkeeping,
-    a rebuy when broke in carry mode); return ``(seat, kind, message, reply)`` tuples."""
-    referee = Referee(game, random.Random(seed), hands=hands)
-    seats = [Client(_check_or_call, game=game.name) for _ in range(game.players)]
-    exchanges: list = []
-    play_local(referee, seats, transcript=exchanges)
-    return exchanges
-
-
-def seat_text(game, seat: int, *, seed: int, hands: int, replies: bool = False) -> bytes:
-    """What ``seat`` receives (with the check/call replies after each message if ``replies``)."""
-    out = bytearray()
-    for s, _, message, answer in transcript(game, seed=seed, hands=hands):
-        if s == seat:
-            out += message
-            if replies:
-                out += answer + b"\n"
-    return bytes(out)
+from pokerbots.server.match.transcript import seat_text
 
 
 def deal_options(func):
@@ -96,13 +69,13 @@ def deal(game, game_texts, players, seed, hands, seat, replies, output):
     """
     options = parse_game_options(game, game_texts)
     try:
-        table = games.make_game(game, players, **options)
+        rules = games.make_game(game, players, **options)
     except (TypeError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
     if seat >= players:
         raise click.BadParameter(f"seat {seat} does not exist at a table of {players}"
                                  f" (seats are 0 to {players - 1})", param_hint="--seat")
-    text = seat_text(table, seat, seed=seed, hands=hands, replies=replies)
+    text = seat_text(rules, seat, seed=seed, hands=hands, replies=replies)
     if output is not None:
         output.write_bytes(text)
     else:
