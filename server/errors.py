@@ -1,5 +1,6 @@
 """Errors are data: one immutable value for everything a bot can do wrong, and one for the
-server itself failing (:class:`ServerFault`).
+server itself failing (:class:`ServerFault`); and the one table of exit codes (:class:`Exit`)
+that every command and every worker process of the service exits with.
 
 A :class:`BotFault` is made once, where every fact about it is known (the referee makes every
 fault, also those the process layer finds: see :meth:`Referee.fault`), and is never changed
@@ -9,6 +10,7 @@ afterwards. The command line turns it into one paragraph and exit code 1.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from enum import IntEnum
 
 #: The most characters of a bot's reply that an error quotes.
 QUOTE = 200
@@ -141,3 +143,29 @@ class ServerFault(Exception):
     def as_dict(self) -> dict:
         return {"doing": self.doing, "error": self.error, "path": self.path,
                 "advice": self.advice}
+
+
+# -- exit codes ------------------------------------------------------------------------------
+
+
+class Exit(IntEnum):
+    """How every pokerbots process ends: the commands, and the service's workers (a
+    tournament, a smoke test), whose codes the scheduler reads."""
+
+    #: The match, smoke run, tournament or service completed (bots breaking rules in a
+    #: tournament is a result).
+    DONE = 0
+    #: A bot broke a rule (``run``, ``smoke``).
+    FAULT = 1
+    #: The command line was wrong; nothing was started.
+    USAGE = 2
+    #: The server itself could not go on (disk, store, cluster, an opponent that is a bug).
+    SERVER = 3
+    #: Ctrl-C: the bots are ended and the logs written.
+    INTERRUPTED = 130
+    #: SIGTERM: as for Ctrl-C.
+    TERMINATED = 143
+
+
+#: The codes that say a process was stopped, not that it failed.
+STOPPED = (Exit.INTERRUPTED, Exit.TERMINATED)

@@ -70,7 +70,7 @@ pokerkit = pytest.importorskip("pokerkit")
 from pokerkit import Automation, FixedLimitTexasHoldem, NoLimitTexasHoldem  # noqa: E402
 
 from pokerbots.server.games import make_game  # noqa: E402
-from pokerbots.server.games.engine.betting import start_hand
+from pokerbots.server.games.engine.betting import start_hand  # noqa: E402
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,

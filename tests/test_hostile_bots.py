@@ -420,7 +420,8 @@ def test_without_a_namespace_the_other_bots_are_in_reach(tmp_path, bots, clean):
 @needs_namespaces
 @pytest.mark.parametrize("signame", ["STOP", "TERM"])
 def test_a_bot_cannot_stop_or_end_the_server(tmp_path, bots, clean, signame):
-    attack = f"{bots / 'hostile.py'} kill-others --signal {signame} --target pokerbots.server.cli.main"
+    attack = (f"{bots / 'hostile.py'} kill-others --signal {signame}"
+              " --target pokerbots.server.cli.main")
     result = pokerbots("run", bots / "good.py", attack, "--hands", 3, "--logs", tmp_path / "logs",
                        timeout=30)
     assert result.returncode == 0, result.stderr

@@ -17,7 +17,8 @@ POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))
 
 def random_bot(seed: int) -> BotSpec:
     return BotSpec(f"random-{seed}",
-                   (sys.executable, "-m", "pokerbots.server.play.smoke_random", "--seed", str(seed)))
+                   (sys.executable, "-m", "pokerbots.server.play.smoke_random", "--seed",
+                    str(seed)))
 
 
 def bad_bot(tmp_path: Path) -> BotSpec:

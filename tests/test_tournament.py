@@ -219,7 +219,7 @@ def test_a_crashing_bot_forfeits_without_stopping_anything(tmp_path):
 
 
 def test_report_escapes_names_and_errors(tmp_path):
-    from pokerbots.server.tournament import report, store
+    from pokerbots.server.tournament import report, results_store
     from pokerbots.server.tournament.entrants import Entrant
 
     options = {"game": "kuhn", "game_options": {}, "players": 2, "hands": 10, "rounds": 1,
@@ -227,7 +227,7 @@ def test_report_escapes_names_and_errors(tmp_path):
                "limits": {}}
     field = [Entrant(n, "<script>alert(1)</script>", "/x", (), False, "0" * 64)
              for n in ("a", "b")]
-    results = store.create(tmp_path, options, 1,
+    results = results_store.create(tmp_path, options, 1,
                            field, plan.matches(["a", "b"], 2, rounds=1, duplicate=False, seed=1))
     results.finish({"id": 1, "status": "failed", "hands": 3, "bankrolls": [2, -2],
                     "culprit": "a", "culprit_seat": 0, "error": "<img src=x onerror=alert(1)>",
@@ -300,7 +300,7 @@ class Quiet:
 
 
 def test_refine_adds_deal_sets_among_the_top_until_their_intervals_separate(tmp_path):
-    from pokerbots.server.tournament import store
+    from pokerbots.server.tournament import results_store
     from pokerbots.server.tournament.director import Director
     from pokerbots.server.tournament.entrants import Entrant
 
@@ -309,7 +309,7 @@ def test_refine_adds_deal_sets_among_the_top_until_their_intervals_separate(tmp_
                "duplicate": True, "max_faults": 3, "refine": 3, "refine_steps": 4,
                "limits": {}}
     field = [Entrant(n, n, "/x", (), False, "0" * 64) for n in names]
-    results = store.create(tmp_path, options, 5, field,
+    results = results_store.create(tmp_path, options, 5, field,
                            plan.matches(names, 3, rounds=1, duplicate=True, seed=5))
     Director(results, tmp_path, FakePool("a"), Quiet(), limits={}).run()
     rows = results.matches()

@@ -1,1 +1,12 @@
-"""The command line, and the only folder that imports click."""
+"""The ``pokerbots`` command line, and the only folder that imports click.
+
+Every command is a thin shell: it parses its options into a library's config, calls the library
+(a match, the smoke test, a tournament, the service...) and turns the library's domain errors
+into messages and the exit codes of :class:`pokerbots.server.errors.Exit`.
+
+``main``     the command group and ``pokerbots run``; the other commands load only when they run
+``options``  the options several commands share: the game and its flags, timeouts, bot limits
+``errors``   the click error for each kind of refusal
+
+May import anything below it; nothing imports it.
+"""

@@ -1,11 +1,11 @@
 """How the command line reports a library's refusal: the click error of each kind, with the
-exit code of :class:`~pokerbots.server.service.exits.Exit`."""
+exit code of :class:`~pokerbots.server.errors.Exit`."""
 
 from __future__ import annotations
 
 import click
 
-from pokerbots.server.service.exits import Exit
+from pokerbots.server.errors import Exit
 
 
 class CannotGoOn(click.ClickException):
@@ -15,6 +15,13 @@ class CannotGoOn(click.ClickException):
 
     def show(self, file=None) -> None:
         click.echo(f"Error: {self.message}", err=True)
+
+
+class BadInput(click.ClickException):
+    """A file or folder given on the command line that cannot be used (exit 2, as for any bad
+    command line): ``Error: MESSAGE``, without the usage, which is not at fault."""
+
+    exit_code = Exit.USAGE
 
 
 def usage_error(message: str, option: str | None = None) -> click.UsageError:

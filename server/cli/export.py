@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from pokerbots.server.cli.errors import BadInput
 from pokerbots.server.logs.export import FORMATS, ExportError
 
 
@@ -37,9 +38,3 @@ def export(logdir, fmt, output):
     except ExportError as exc:
         raise BadInput(str(exc)) from None
 
-
-class BadInput(click.ClickException):
-    """A file or folder given on the command line that cannot be used: exit 2, as for any
-    bad command line."""
-
-    exit_code = 2

@@ -23,8 +23,8 @@ from pokerbots.server.cli.options import (
     parse_game_options,
     timeout_options,
 )
+from pokerbots.server.errors import Exit
 from pokerbots.server.logs.writer import TRANSCRIPTS
-from pokerbots.server.service.exits import Exit
 
 
 def parse_fraction(text: str) -> tuple[int, int]:

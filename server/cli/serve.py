@@ -17,7 +17,7 @@ import click
 
 from pokerbots.server.cli import tournament as tournament_command
 from pokerbots.server.cli.errors import CannotGoOn, usage_error
-from pokerbots.server.service.exits import Exit
+from pokerbots.server.errors import Exit
 
 #: The tournament options the service sets itself, or takes in its own way.
 _OWN = ("bots", "seed", "out", "scheduler", "players")

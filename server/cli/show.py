@@ -7,14 +7,9 @@ from pathlib import Path
 
 import click
 
+from pokerbots.server.cli.errors import BadInput
 from pokerbots.server.logs.folder import LogFolderError
 from pokerbots.server.logs.show import show_text
-
-
-class BadInput(click.ClickException):
-    """A folder given on the command line that holds nothing to show: exit 2."""
-
-    exit_code = 2
 
 
 def command() -> click.Command:

@@ -21,7 +21,7 @@ import click
 from pokerbots.server import games
 from pokerbots.server.cli.options import game_options, parse_game_options, timeout_options
 from pokerbots.server.confine import sandbox
-from pokerbots.server.errors import ServerFault
+from pokerbots.server.errors import Exit, ServerFault
 from pokerbots.server.play.match import MatchSetupError, limits_from_options
 from pokerbots.server.play.smoke import (
     Result,
@@ -33,7 +33,6 @@ from pokerbots.server.play.smoke import (
 )
 from pokerbots.server.seats.arguments import parse_bot
 from pokerbots.server.seats.bots import BotSpecError
-from pokerbots.server.service.exits import Exit
 
 
 def parse_players(text: str | None) -> list[int] | None:

@@ -19,8 +19,8 @@ import click
 
 from pokerbots.server.cli.errors import CannotGoOn, usage_error
 from pokerbots.server.cli.options import bot_limit_options, game_options, timeout_options
+from pokerbots.server.errors import Exit
 from pokerbots.server.logs.writer import TRANSCRIPTS
-from pokerbots.server.service.exits import Exit
 from pokerbots.server.tournament.run import (
     TournamentError,
     config_from_options,

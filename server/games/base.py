@@ -153,9 +153,9 @@ class GameType:
     """What the registry knows of a game, before any table is made.
 
     ``make(players, **options)`` returns a :class:`Game` or raises ValueError saying what is
-    wrong. ``options`` are what the command line offers for it. ``phh_variant`` is its code in the PHH hand-history format
-    (None: PHH has none). ``allin_equity`` marks the games whose tournaments score all-in hands
-    by their expected value (the ACPC's no-limit practice).
+    wrong. ``options`` are what the command line offers for it. ``phh_variant`` is its code in
+    the PHH hand-history format (None: PHH has none). ``allin_equity`` marks the games whose
+    tournaments score all-in hands by their expected value (the ACPC's no-limit practice).
     """
 
     name: str

@@ -5,7 +5,8 @@ betting of the hand, Lean Poker counts each player's bets over the whole hand an
 opportunities so far. A relay seat (:mod:`pokerbots.server.seats.relays`) sees only our messages,
 whose ``Action`` lines give each player's latest action since the seat's previous decision, on
 the current street. :class:`HandFollower` rebuilds the rest on a shadow of the one betting
-engine (:class:`~pokerbots.server.games.engine.betting.Hand`), in the seat's own view (itself seat 0):
+engine (:class:`~pokerbots.server.games.engine.betting.Hand`), in the seat's own view (itself
+seat 0):
 
 * Before each decision of the seat the history is always certain. Between two decisions every
   other player acted once, in turn order, and the line shows that action; on a street that

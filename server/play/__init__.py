@@ -1,1 +1,10 @@
-"""play"""
+"""A real match, start to end: bots started, the round played, the logs written; and the
+smoke test of one bot, made of such matches.
+
+``match``         ``MatchConfig``, the limits a bot runs under, and playing a match with logs
+``smoke``         the smoke test: plan, cases, results, JUnit report (``pokerbots smoke``)
+``smoke_random``  the random opponent of a smoke test (a bot program: ``python -m``)
+
+May import: :mod:`pokerbots.protocol`, :mod:`pokerbots.server.errors` and every layer below
+(games, match, confine, logs, seats).
+"""

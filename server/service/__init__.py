@@ -15,6 +15,10 @@ One job per module:
 ``workers``      those processes: a session of their own, a signal to stop, death with the service
 ``scheduler``    the trio tasks that watch, test and play, and stop cleanly
 ``web``          the Starlette application: routes, log files, the JSON API
-``pages``        the HTML pages; ``chart`` the SVG chart of results over the tournaments
-``command``      the ``serve`` command: options, checks, hypercorn on trio, signals
+``pages``        what each page shows; ``chart`` the chart of results over the tournaments
+                 (both rendered by the Jinja2 templates in ``templates/``)
+``serve``        the service as a library: checks, hypercorn on trio, signals
+
+May import every layer below it (games ... tournament); the ``serve`` command is in
+:mod:`pokerbots.server.cli`.
 """

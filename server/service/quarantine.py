@@ -21,8 +21,8 @@ import signal
 import sys
 from pathlib import Path
 
+from pokerbots.server.errors import Exit
 from pokerbots.server.service import workers
-from pokerbots.server.service.exits import Exit
 
 #: Rounds per seat and hands per round: ``pokerbots smoke``'s defaults.
 ROUNDS = 2

@@ -35,7 +35,6 @@ import trio
 from pokerbots.server.logs.folder import tail
 from pokerbots.server.service import quarantine, submissions, tournaments
 from pokerbots.server.service.store import Store, StoreError
-from pokerbots.server.tournament import store as tournament_store
 
 #: Seconds between two looks at the submissions folder.
 POLL = 2.0
@@ -104,7 +103,7 @@ class Service:
         async def guarded(task) -> None:
             try:
                 await task()
-            except (StoreError, tournament_store.StoreError, OSError) as exc:
+            except (StoreError, OSError) as exc:  # either store: one StoreError
                 failure.append(str(exc))
                 nursery.cancel_scope.cancel()
 

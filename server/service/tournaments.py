@@ -24,9 +24,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pokerbots.server.errors import STOPPED, Exit
 from pokerbots.server.service import workers
-from pokerbots.server.service.exits import STOPPED, Exit
-from pokerbots.server.tournament import director, store
+from pokerbots.server.tournament import director, results_store
 from pokerbots.server.tournament.run import (
     STANDINGS_FILE,
     TournamentError,
@@ -62,9 +62,9 @@ async def run(job_file: Path, log_file: Path) -> int:
 
 def matches(folder: Path) -> list[dict]:
     """The match rows of the tournament in ``folder`` ([] before its store exists)."""
-    if not store.exists(folder):
+    if not results_store.exists(folder):
         return []
-    results = store.open_store(folder)
+    results = results_store.open_store(folder)
     try:
         return results.matches()
     finally:

@@ -36,9 +36,8 @@ from starlette.routing import Route
 from pokerbots.server.logs import folder as folder_
 from pokerbots.server.service import pages
 from pokerbots.server.service.store import reader
-from pokerbots.server.tournament import report
+from pokerbots.server.tournament import report, results_store
 from pokerbots.server.tournament import standings as standings_
-from pokerbots.server.tournament import store as tournament_store
 
 #: The files of a match folder that may be served: those a match writes.
 LOG_FILES = folder_.FILE_NAME
@@ -238,9 +237,9 @@ def reading(data: Path):
 def report_body(folder: Path, row: dict, numbers: dict[int, int]) -> Markup | None:
     """The content of the tournament's ``report.html``, made from its own store, each failed
     match linked to its page here (``numbers``: its id there -> its id here)."""
-    if not tournament_store.exists(folder):
+    if not results_store.exists(folder):
         return None
-    results = tournament_store.open_store(folder)
+    results = results_store.open_store(folder)
     try:
         document = row["standings"] if row["status"] == "done" else None
         document = document or standings_.document(results)

@@ -31,7 +31,8 @@ def deal(game: Game, hand: int, *, seed: int) -> Deal:
 
 
 def dealer(seed: int) -> Callable[[Game, int], Deal]:
-    """``deal`` for one match seed, as :class:`~pokerbots.server.play.match.MatchConfig` takes it."""
+    """``deal`` for one match seed, as :class:`~pokerbots.server.play.match.MatchConfig` takes
+    it."""
     return functools.partial(deal, seed=seed)
 
 

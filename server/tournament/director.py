@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pokerbots.server.tournament import plan, standings
 from pokerbots.server.tournament.job import job_for
-from pokerbots.server.tournament.store import Store
+from pokerbots.server.tournament.results_store import Store
 
 #: Seconds the running matches get to end after Ctrl-C before their workers are ended.
 GRACE = 30.0

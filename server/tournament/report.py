@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 from pokerbots.server.tournament import standings as standings_
 from pokerbots.server.tournament import view as view_
-from pokerbots.server.tournament.store import Store
+from pokerbots.server.tournament.results_store import Store
 
 FILE = "report.html"
 #: The folder of this layer's templates (the service's site loads them too).

@@ -35,11 +35,11 @@ from pokerbots.server.play.match import (
     limits_from_options,
 )
 from pokerbots.server.seats.bots import BotSpecError
-from pokerbots.server.tournament import plan, report, standings, store
+from pokerbots.server.tournament import plan, report, results_store, standings
 from pokerbots.server.tournament.director import MATCHES, Director, TournamentError
 from pokerbots.server.tournament.entrants import parse_entrants
 from pokerbots.server.tournament.progress import PlainProgress, RichProgress
-from pokerbots.server.tournament.store import StoreError
+from pokerbots.server.tournament.results_store import StoreError
 from pokerbots.server.tournament.text import standings_text
 
 __all__ = ["FLAGS", "STANDINGS_FILE", "Ending", "TournamentConfig", "TournamentError",
@@ -61,7 +61,7 @@ _LIMIT_DEFAULTS = {name: p.default
 
 class Ending(enum.Enum):
     """How :func:`run_tournament` returned (named as the exit code each is:
-    ``Exit[ending.name]``, see :class:`pokerbots.server.service.exits.Exit`)."""
+    ``Exit[ending.name]``, see :class:`pokerbots.server.errors.Exit`)."""
 
     #: Every match played, the standings and the report written.
     DONE = "done"
@@ -161,9 +161,9 @@ def run_tournament(config: TournamentConfig) -> Ending:
     seed = config.seed
     cluster = _open_cluster(config.scheduler) if config.scheduler is not None else None
 
-    if store.exists(out):
+    if results_store.exists(out):
         try:
-            results = store.open_store(out)
+            results = results_store.open_store(out)
         except StoreError as exc:
             raise TournamentError(str(exc)) from None
         seed = _check_resume(results, options, entrants, seed, out)
@@ -177,7 +177,7 @@ def run_tournament(config: TournamentConfig) -> Ending:
         planned = plan.matches([e.name for e in entrants], k, rounds=config.rounds,
                                duplicate=config.duplicate, seed=seed)
         try:
-            results = store.create(out, options, seed, entrants, planned)
+            results = results_store.create(out, options, seed, entrants, planned)
         except StoreError as exc:
             raise TournamentError(str(exc)) from None
         resumed = False
@@ -348,7 +348,7 @@ def read_tournament(folder: Path) -> tuple[dict, list[dict]]:
     """The standings and the matches of the tournament in ``folder`` (a usage
     TournamentError if there is none)."""
     try:
-        results = store.open_store(folder)
+        results = results_store.open_store(folder)
     except StoreError as exc:
         raise TournamentError(str(exc), usage=True) from None
     try:
