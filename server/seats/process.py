@@ -11,7 +11,6 @@ bot's end is gone) or :class:`TimedOut` (a deadline passed), and the table that 
 
 from __future__ import annotations
 
-import errno
 import io
 import os
 import signal
@@ -369,18 +368,3 @@ def close_fds(*fds: int) -> None:
                 os.close(fd)
             except OSError:
                 pass
-
-
-def stderr_tail(path: Path, lines: int = 10, max_bytes: int = 4096) -> str:
-    """The last lines a bot wrote to stderr, for error reports."""
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - max_bytes))
-            data = f.read()
-    except OSError as exc:
-        if exc.errno == errno.ENOENT:
-            return ""
-        raise
-    return "\n".join(data.decode("utf-8", "backslashreplace").splitlines()[-lines:])

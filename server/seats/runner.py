@@ -45,7 +45,6 @@ from pokerbots.server.seats.process import (
     TimedOut,
 )
 
-stderr_tail = process.stderr_tail
 _yield = os.sched_yield
 #: How many times :meth:`ProcessTable.poll` yields and looks again before trio waits.
 _TRIES: Final = 64
