@@ -45,6 +45,10 @@ def _stage() -> Path:
     """A copy of the sources under their import names, for mypyc."""
     root = HERE / "build" / "mypyc"
     shutil.rmtree(root, ignore_errors=True)
+    # What an earlier build left in build/lib* would ship too: a module that has since moved
+    # or gone would still be installed (and, compiled, preferred to the new source).
+    for old in (HERE / "build").glob("lib.*"):
+        shutil.rmtree(old, ignore_errors=True)
     package = root / "pokerbots"
     for folder in ("server", "protocol"):
         shutil.copytree(HERE / folder, package / folder,
