@@ -145,6 +145,24 @@ class ServerFault(Exception):
                 "advice": self.advice}
 
 
+@dataclass(frozen=True)
+class Refusal(Exception):
+    """A library refusing what it was asked (a tournament, the service): ``usage``, the request
+    itself is wrong (nothing was played: exit 2) and ``option`` names the option to change when
+    one is at fault; otherwise the server cannot go on (exit 3). ``message`` says what a person
+    does about it."""
+
+    message: str
+    usage: bool = False
+    option: str | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.usage, self.option))
+
+
 # -- exit codes ------------------------------------------------------------------------------
 
 

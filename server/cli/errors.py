@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from pokerbots.server.errors import Exit
+from pokerbots.server.errors import Exit, Refusal
 
 
 class CannotGoOn(click.ClickException):
@@ -30,3 +30,10 @@ def usage_error(message: str, option: str | None = None) -> click.UsageError:
     if option is not None:
         return click.BadParameter(message, param_hint=option)
     return click.UsageError(message)
+
+
+def refused(exc: Refusal) -> click.ClickException:
+    """The click error of a library's refusal: exit 2 for a usage error, else 3."""
+    if exc.usage:
+        return usage_error(exc.message, exc.option)
+    return CannotGoOn(exc.message)

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from pokerbots.server.cli import tournament as tournament_command
-from pokerbots.server.cli.errors import CannotGoOn, usage_error
+from pokerbots.server.cli.errors import refused
 from pokerbots.server.errors import Exit
 
 #: The tournament options the service sets itself, or takes in its own way.
@@ -58,9 +58,7 @@ def serve(submissions: Path, data: Path, every: float, host: str, port: int, pla
     try:
         run_service(config)
     except ServiceError as exc:
-        if exc.usage:
-            raise usage_error(exc.message, exc.option) from None
-        raise CannotGoOn(exc.message) from None
+        raise refused(exc) from None
     sys.exit(Exit.DONE)
 
 

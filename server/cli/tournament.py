@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from pokerbots.server.cli.errors import CannotGoOn, usage_error
+from pokerbots.server.cli.errors import refused
 from pokerbots.server.cli.options import bot_limit_options, game_options, timeout_options
 from pokerbots.server.errors import Exit
 from pokerbots.server.logs.writer import TRANSCRIPTS
@@ -28,13 +28,6 @@ from pokerbots.server.tournament.run import (
     run_tournament,
 )
 from pokerbots.server.tournament.text import matches_text, standings_text
-
-
-def click_error(exc: TournamentError) -> click.ClickException:
-    """The click error of the library's refusal: exit 2 for a usage error, else 3."""
-    if exc.usage:
-        return usage_error(exc.message, exc.option)
-    return CannotGoOn(exc.message)
 
 
 def tournament(**options):
@@ -51,7 +44,7 @@ def tournament(**options):
     try:
         ending = run_tournament(config_from_options(options))
     except TournamentError as exc:
-        raise click_error(exc) from None
+        raise refused(exc) from None
     sys.exit(Exit[ending.name])
 
 
@@ -59,7 +52,7 @@ def _read(folder: Path) -> tuple[dict, list[dict]]:
     try:
         return read_tournament(folder)
     except TournamentError as exc:
-        raise click_error(exc) from None
+        raise refused(exc) from None
 
 
 def standings_cmd(folder, as_json):
@@ -150,5 +143,5 @@ def standings_command() -> click.Command:
                          short_help="The standings of a tournament folder.")(func)
 
 
-__all__ = ["click_error", "command", "options", "show_text", "standings_command",
+__all__ = ["command", "options", "show_text", "standings_command",
            "tournament"]

@@ -23,6 +23,7 @@ import trio
 
 from pokerbots.server import games
 from pokerbots.server.confine import sandbox
+from pokerbots.server.errors import Refusal
 from pokerbots.server.play.match import (
     LIMIT_OPTIONS,
     MatchSetupError,
@@ -35,21 +36,10 @@ from pokerbots.server.service.pages import Now, every_text
 from pokerbots.server.tournament.run import TournamentError, check_game_fits
 
 
-@dataclass(frozen=True)
-class ServiceError(Exception):
+class ServiceError(Refusal):
     """The service cannot start (``usage``: its options are wrong, ``option`` the one to
     change, exit 2) or cannot go on (its store cannot be written: exit 3); ``message`` says
     what a person does about it."""
-
-    message: str
-    usage: bool = False
-    option: str | None = None
-
-    def __str__(self) -> str:
-        return self.message
-
-    def __reduce__(self):
-        return (type(self), (self.message, self.usage, self.option))
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from __future__ import annotations
 import queue
 import time
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 
+from pokerbots.server.errors import Refusal
 from pokerbots.server.tournament import plan, standings
 from pokerbots.server.tournament.job import job_for
 from pokerbots.server.tournament.results_store import Store
@@ -30,8 +30,7 @@ GRACE = 30.0
 MATCHES = "matches"
 
 
-@dataclass(frozen=True)
-class TournamentError(Exception):
+class TournamentError(Refusal):
     """A tournament that cannot be played, or cannot go on; ``message`` says what a person
     does about it.
 
@@ -40,16 +39,6 @@ class TournamentError(Exception):
     option to change when one is at fault. Otherwise the tournament itself could not go on
     (disk, store, cluster, a match that cannot be played here: exit 3).
     """
-
-    message: str
-    usage: bool = False
-    option: str | None = None
-
-    def __str__(self) -> str:
-        return self.message
-
-    def __reduce__(self):
-        return (type(self), (self.message, self.usage, self.option))
 
 
 class Director:
