@@ -20,10 +20,20 @@ sample standard deviation of the units' per-hand results over sqrt(k)). The 95% 
 ``per_hand ± t(0.975, k - 1) * stderr``: Student's t, so that a few units are not trusted more
 than they deserve. With one unit there is no interval (``null``).
 
-**Run-off** (the ACPC's instant run-off): rank the surviving bots on the matches whose bots all
-survive, drop the last, repeat; once no match is left among the survivors they keep their order
-from the last ranking. The winner is the last bot standing; ties drop the bot lower in the
-total-bankroll ranking.
+**Out.** A bot dropped by ``--max-faults`` (its faults reached it), or whose every played match
+failed by its own fault, is *out*: it ranks below every bot still in, in the bankroll ranking
+and in the run-off, whatever its per-hand result (a forfeit charges the big blind per hand,
+which is more than some honest bots lose; breaking the rules must never pay). Among themselves
+the bots out rank by per hand. ``out`` and ``out_reason`` say so in each line.
+
+**No hand is not no result.** A bot that played no hand (its opponents failed before hand 0,
+or none of its matches is played yet) has won and lost nothing: ``per_hand`` 0, ``units`` 0,
+no interval. It ranks by that 0 like any other bot, never first or last by accident.
+
+**Run-off** (the ACPC's instant run-off): the bots out go last, in their bankroll order; rank the
+other, surviving bots on the matches whose bots all survive, drop the last, repeat; once no
+match is left among the survivors they keep their order from the last ranking. The winner is
+the last bot standing; ties drop the bot lower in the total-bankroll ranking.
 """
 
 from __future__ import annotations
@@ -63,6 +73,14 @@ class Rules:
     hands_per_match: int
     duplicate: bool
     penalty: int
+    #: ``--max-faults``: a bot with this many faults is out (none: only a bot whose every
+    #: match failed by its fault is).
+    max_faults: int | None = None
+
+    @property
+    def unit(self) -> str:
+        """What one independent unit of the standard errors is."""
+        return "deal set" if self.duplicate else "match"
 
 
 COUNTED = ("done", "failed")
@@ -118,6 +136,17 @@ def _round(value):
     return None if value is None else round(value, 6)
 
 
+def out_reason(faults: int, matches: int, rules: Rules) -> str | None:
+    """Why a bot with ``faults`` faults in ``matches`` played matches is out, or none."""
+    if rules.max_faults is not None and faults >= rules.max_faults:
+        return (f"dropped after {faults} fault{'s' if faults != 1 else ''}"
+                f" (--max-faults {rules.max_faults})")
+    if matches and faults >= matches:
+        return ("its only match failed by its fault" if matches == 1 else
+                f"all its {matches} matches failed by its fault")
+    return None
+
+
 def table(rows: list[dict], names: list[str], rules: Rules, *, allin: bool = False) -> list[dict]:
     """Each bot's line of the standings, best first (``rank``; ``runoff_rank`` too)."""
     per_bot = units(rows, rules)
@@ -134,40 +163,47 @@ def table(rows: list[dict], names: list[str], rules: Rules, *, allin: bool = Fal
     for name in names:
         cells = list(per_bot.get(name, {}).values())
         per_hand, stderr, k = estimate(cells)
+        reason = out_reason(faults[name], matches[name], rules)
         line = {
             "name": name, "rank": None, "runoff_rank": None, "matches": matches[name],
             "hands": sum(n for _, n in cells), "bankroll": sum(x for x, _ in cells),
-            "per_hand": _round(per_hand), "stderr": _round(stderr),
+            # no hand: nothing won, nothing lost (never a null that sorts it by accident)
+            "per_hand": _round(0.0 if per_hand is None else per_hand),
+            "stderr": _round(stderr),
             "ci95": (None if stderr is None else
                      [_round(per_hand - t975(k - 1) * stderr),
                       _round(per_hand + t975(k - 1) * stderr)]),
-            "faults": faults[name],
+            "units": k, "faults": faults[name],
+            "out": reason is not None, "out_reason": reason,
         }
         if allin:
             adjusted, adjusted_se, _ = estimate(per_bot_allin.get(name, {}).values())
-            line["allin_adjusted_per_hand"] = _round(adjusted)
+            line["allin_adjusted_per_hand"] = _round(0.0 if adjusted is None else adjusted)
             line["allin_adjusted_stderr"] = _round(adjusted_se)
         lines.append(line)
-    lines.sort(key=lambda b: (b["per_hand"] is None, -(b["per_hand"] or 0), -b["bankroll"],
-                              b["name"]))
+    # The bots out last, whatever their result; then per hand, bankroll, name.
+    lines.sort(key=lambda b: (b["out"], -b["per_hand"], -b["bankroll"], b["name"]))
     for i, line in enumerate(lines):
         line["rank"] = i + 1
-    order = runoff(rows, [line["name"] for line in lines], rules)
+    order = runoff(rows, [line["name"] for line in lines], rules,
+                   out={line["name"] for line in lines if line["out"]})
     for line in lines:
         line["runoff_rank"] = order.index(line["name"]) + 1
     return lines
 
 
-def runoff(rows: list[dict], ranked: list[str], rules: Rules) -> list[str]:
-    """The instant run-off order, winner first (``ranked``: the total-bankroll order)."""
+def runoff(rows: list[dict], ranked: list[str], rules: Rules, *,
+           out: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """The instant run-off order, winner first (``ranked``: the total-bankroll order; ``out``:
+    the bots out, last in their ``ranked`` order, whose matches count for no survivor)."""
     played = [r for r in rows if r["status"] in COUNTED]
-    survivors = list(ranked)
+    survivors = [name for name in ranked if name not in out]
     dropped: list[str] = []
     last: dict[str, float | None] = {}  # per hand in the latest ranking
 
     def value(name: str) -> float:
         found = last.get(name)
-        return -math.inf if found is None else found
+        return 0.0 if found is None else found  # no hand among the survivors: 0
 
     while len(survivors) > 1:
         alive = set(survivors)
@@ -182,7 +218,7 @@ def runoff(rows: list[dict], ranked: list[str], rules: Rules) -> list[str]:
         survivors.remove(weakest)
         dropped.append(weakest)
     survivors.sort(key=lambda n: (-value(n), ranked.index(n)))
-    return survivors + dropped[::-1]
+    return survivors + dropped[::-1] + [name for name in ranked if name in out]
 
 
 def cross_table(rows: list[dict], names: list[str], rules: Rules) -> dict:
@@ -226,7 +262,8 @@ def document(store) -> dict:
     return {
         "game": options["game"], "players": options["players"],
         "hands_per_match": options["hands"], "duplicate": options["duplicate"],
-        "seed": store.meta("seed"),
+        "seed": store.meta("seed"), "max_faults": options.get("max_faults"),
+        "unit": rules.unit,
         "matches": {"planned": len(rows), "done": counts["done"], "failed": counts["failed"],
                     "skipped": counts["skipped"]},
         "bots": lines,
@@ -237,4 +274,5 @@ def document(store) -> dict:
 def rules_of(options: dict) -> Rules:
     return Rules(options["hands"], options["duplicate"],
                  penalty_per_hand(options["game"], options["players"],
-                                  options["game_options"]))
+                                  options["game_options"]),
+                 options.get("max_faults"))

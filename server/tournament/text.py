@@ -9,24 +9,32 @@ from pokerbots.server.tournament import view as view_
 
 
 def standings_text(document: dict) -> str:
-    """The standings table of a ``standings.json`` document, with a heading line."""
+    """The standings table of a ``standings.json`` document, with a heading line, the bots out
+    of the ranking and why, what the intervals stand on, and the run-off order."""
     view = view_.of(document)
-    columns = ["rank", "bot", "per hand", "± 95%", "hands", "faults", "run-off",
+    columns = ["rank", "bot", "per hand", "± 95%", "units", "hands", "faults", "run-off",
                "bankroll", "95% interval"]
     if view.allin:
         columns += ["all-in adj.", "± stderr"]
+    columns.append("out")
     rows = []
     for row in view.rows:
-        cells = row.cells() + [row.bankroll_text, row.interval_text]
+        first = row.cells()  # rank, bot, per hand, ±, hands, faults, run-off
+        cells = first[:4] + [row.units_text] + first[4:] + [row.bankroll_text,
+                                                             row.interval_text]
         if view.allin:
             cells += [row.allin_text, row.allin_stderr_text]
+        cells.append(row.out_text)
         rows.append(cells)
     widths = [max(len(c) for c in column) for column in zip(columns, *rows)]
     out = [view.heading, ""]
     for cells in [columns, *rows]:
-        out.append("  ".join(c.ljust(w) if i == 1 else c.rjust(w)
+        out.append("  ".join(c.ljust(w) if i in (1, len(cells) - 1) else c.rjust(w)
                              for i, (c, w) in enumerate(zip(cells, widths))).rstrip())
     out.append("")
+    for note in view.out_notes:
+        out.append(f"{note}; it ranks below every bot still in.")
+    out.append(view.unit_text)
     out.append("Run-off order: " + ", ".join(view.runoff))
     return "\n".join(out)
 

@@ -2,8 +2,9 @@
 
 :func:`.standings.document` computes the figures (``standings.json``); :func:`of` turns that
 document into a :class:`StandingsView`: rows (rank, bot, per-hand result, standard error, 95%
-interval and its half width, hands, matches, faults, bankroll, run-off rank, the all-in
-adjusted figures), the run-off order, the match counts, and each figure already written the
+interval and its half width, the independent units behind it, hands, matches, faults, whether
+the bot is out and why, bankroll, run-off rank, the all-in adjusted figures), the run-off order,
+what one unit is, the match counts, and each figure already written the
 way the renderers print it. The terminal text (:mod:`.text`), the live table (:mod:`.progress`),
 ``report.html`` (:mod:`.report`) and the service's pages all render this one view: none of them
 computes a figure or formats a number of its own.
@@ -52,6 +53,13 @@ class Row:
     runoff_rank: int | None
     allin_per_hand: float | None = None
     allin_stderr: float | None = None
+    #: The independent units (matches, or deal sets with duplicate) behind the interval
+    #: (none in a document older than the field).
+    units: int | None = None
+    #: Out of the ranking (dropped by --max-faults, or every match failed by its fault), and
+    #: why.
+    out: bool = False
+    out_reason: str | None = None
 
     @classmethod
     def of(cls, line: Mapping) -> Row:
@@ -65,7 +73,9 @@ class Row:
                    faults=line.get("faults", 0), bankroll=line.get("bankroll", 0),
                    runoff_rank=line.get("runoff_rank"),
                    allin_per_hand=line.get("allin_adjusted_per_hand"),
-                   allin_stderr=line.get("allin_adjusted_stderr"))
+                   allin_stderr=line.get("allin_adjusted_stderr"),
+                   units=line.get("units"), out=bool(line.get("out")),
+                   out_reason=line.get("out_reason"))
 
     # -- as printed ---------------------------------------------------------------------
 
@@ -84,6 +94,22 @@ class Row:
     @property
     def hands_text(self) -> str:
         return f"{self.hands:,}"
+
+    @property
+    def units_text(self) -> str:
+        return "-" if self.units is None else f"{self.units:,}"
+
+    @property
+    def out_text(self) -> str:
+        """``out`` for a bot out of the ranking, else empty."""
+        return "out" if self.out else ""
+
+    @property
+    def out_note(self) -> str | None:
+        """``NAME is out: REASON``, for a bot out of the ranking."""
+        if not self.out:
+            return None
+        return f"{self.name} is out: {self.out_reason or 'it broke the rules'}"
 
     @property
     def bankroll_text(self) -> str:
@@ -158,6 +184,21 @@ class StandingsView:
     #: The cross-table (:func:`with_cross`), or none.
     cross_names: tuple[str, ...] = ()
     cross: tuple[CrossRow, ...] = ()
+    #: What one independent unit of the intervals is: ``match`` or ``deal set``.
+    unit: str | None = None
+
+    @property
+    def unit_text(self) -> str:
+        """What the intervals stand on, in a sentence."""
+        if self.unit == "deal set":
+            return ("Intervals: Student's t over each bot's units, one unit per deal set of a"
+                    " table (its seatings summed: they share the cards).")
+        return "Intervals: Student's t over each bot's units, one unit per match."
+
+    @property
+    def out_notes(self) -> tuple[str, ...]:
+        """One line per bot out of the ranking (they rank below every bot still in)."""
+        return tuple(row.out_note for row in self.rows if row.out)
 
     @property
     def hands_per_match_text(self) -> str:
@@ -230,4 +271,5 @@ def of(document: Mapping) -> StandingsView:
         failed=counts.get("failed", 0), skipped=counts.get("skipped", 0),
         rows=rows, runoff=tuple(runoff),
         allin=bool(lines) and "allin_adjusted_per_hand" in lines[0],
-        bars=bars(rows))
+        bars=bars(rows),
+        unit=document.get("unit") or ("deal set" if document.get("duplicate") else "match"))
