@@ -9,24 +9,25 @@ the tournament's main thread.
 
 A worker ignores SIGINT between matches; during a match SIGINT (the terminal's Ctrl-C, which
 reaches the whole process group, or :meth:`LocalPool.interrupt`) ends that match. If the
-tournament process dies (even by SIGKILL) the kernel sends its workers SIGINT
-(``PR_SET_PDEATHSIG``): the match ends cleanly and the worker exits at the end of its input.
+tournament process dies (even by SIGKILL) its workers get SIGINT (:func:`die_with_parent`):
+the match ends cleanly and the worker exits at the end of its input.
 """
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import queue
+import select
 import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
-#: prctl option: the signal this process gets when its parent dies.
-PR_SET_PDEATHSIG = 1
+#: Seconds between two looks at the parent's pid where a pidfd cannot be had.
+PARENT_POLL = 0.5
 
 
 class LocalPool:
@@ -124,11 +125,33 @@ class _Worker:
 
 
 def die_with_parent(parent: int, signum: int = signal.SIGINT) -> None:
-    """Get ``signum`` when the process ``parent`` dies (exit at once if it is gone already)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)
-    if os.getppid() != parent:  # it died before the line above
+    """Get ``signum`` when the process ``parent`` dies (exit at once if it is gone already).
+
+    Not ``PR_SET_PDEATHSIG``: Linux sends that signal when the *thread* that forked this
+    process exits, not its process, and a trio service starts its workers from a worker
+    thread (``trio.to_thread``) that trio retires after 10 idle seconds: its tournaments
+    stopped by themselves. A daemon thread here waits for the parent process itself instead:
+    on a pidfd of it (readable once the whole process has exited), or, on a kernel without
+    pidfds, by looking at :func:`os.getppid` every ``PARENT_POLL`` seconds (the orphan is
+    given to another parent)."""
+    try:
+        pidfd = os.pidfd_open(parent)
+    except (AttributeError, OSError):
+        pidfd = None
+    if os.getppid() != parent:  # it died already (and the pidfd may name another process)
         sys.exit(0)
+    threading.Thread(target=_signal_at_death, args=(parent, pidfd, signum), daemon=True,
+                     name="die-with-parent").start()
+
+
+def _signal_at_death(parent: int, pidfd: int | None, signum: int) -> None:
+    if pidfd is not None:
+        while not select.select([pidfd], [], [])[0]:
+            pass
+    else:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+    os.kill(os.getpid(), signum)
 
 
 def main() -> None:
