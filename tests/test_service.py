@@ -276,3 +276,119 @@ def test_every_takes_seconds_minutes_and_hours():
     for bad in ("", "h", "1d", "-5m", "0", "1h 30m x", "1.2.3h"):
         with pytest.raises(click.BadParameter):
             parse_every(None, None, bad)
+
+
+# -- the site's routes -------------------------------------------------------------------
+
+
+def asgi_get(app, path: str) -> tuple[int, bytes]:
+    """GET ``path`` (already decoded, as hypercorn gives it) from the ASGI ``app``: its
+    status and body. An exception the app lets out fails the test."""
+    import trio
+
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "GET", "scheme": "http", "path": path,
+             "raw_path": path.encode("utf-8", "surrogateescape"), "root_path": "",
+             "query_string": b"", "headers": [(b"host", b"127.0.0.1")],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+    trio.run(app, scope, receive, send)
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+#: Ids no row has, that a route must answer 404 to: beyond SQLite's integers, past 2**63,
+#: zero, negative, not numbers, other digits than ASCII ones, a NUL.
+BAD_IDS = ("99999999999999999999", "9223372036854775808", "18446744073709551616", "0",
+           "000", "-1", "1e3", "0x10", "abc", " 1", "1.0", "١", "１", "\0", "1\0",
+           "9" * 400)
+
+
+def test_ids_out_of_range_or_malformed_are_not_found_on_every_route(db, tmp_path, caplog):
+    from pokerbots.server.service.web import create_app
+
+    now = time.time()
+    version = db.add_version("bob", "b" * 64, "1.0", status="testing", seen=now,
+                             folder="f", entry="bot.py")
+    db.set_current("bob", version, now)
+    db.add_tournament(db.next_tournament_id(), seed=1, started=now, folder="t", job={},
+                      bots=[])
+    app = create_app(tmp_path / "data", lambda: pages.Now(settings(tmp_path), None, None, None))
+    assert asgi_get(app, "/bots/bob")[0] == 200
+    assert asgi_get(app, "/tournaments/1")[0] == 200
+    routes = ("/tournaments/{}", "/matches/{}", "/matches/{}/hands.txt",
+              "/versions/{}/seat0.in", "/bots/{}")
+    for route in routes:
+        for bad in BAD_IDS:
+            status, body = asgi_get(app, route.format(bad))
+            assert status == 404, (route, bad, status)
+            assert b"Traceback" not in body
+    assert "Traceback" not in caplog.text and "Exception" not in caplog.text
+
+
+# -- workers die with the service, not with a thread ------------------------------------
+
+#: A parent that starts its worker from a thread which exits once the worker runs (as trio's
+#: worker threads do after 10 idle seconds), says so, and waits to be killed.
+PARENT = """
+import os, subprocess, sys, threading, time
+child = []
+def start():
+    child.append(subprocess.Popen([sys.executable, "-c", sys.argv[1], str(os.getpid()),
+                                   sys.argv[2]]))
+    while not os.path.exists(sys.argv[2]):  # the worker watches its parent: end the thread
+        time.sleep(0.01)
+thread = threading.Thread(target=start)
+thread.start()
+thread.join()
+print(child[0].pid, flush=True)
+threading.Event().wait()
+"""
+#: The worker: dies with its parent (SIGINT), and writes when it got the signal.
+CHILD = """
+import os, signal, sys, time
+from pokerbots.server.tournament.pool import die_with_parent
+def got(signum, frame):
+    open(sys.argv[2] + ".new", "w").write("stopped")
+    os.replace(sys.argv[2] + ".new", sys.argv[2])
+    sys.exit(0)
+signal.signal(signal.SIGINT, got)
+die_with_parent(int(sys.argv[1]))
+open(sys.argv[2] + ".new", "w").write("watching")
+os.replace(sys.argv[2] + ".new", sys.argv[2])
+time.sleep(60)
+"""
+
+
+def test_a_worker_outlives_the_thread_that_started_it_but_not_its_parent(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    mark = tmp_path / "mark"
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, CHILD, str(mark)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(parent.stdout.readline())
+        deadline = time.monotonic() + 20
+        while not mark.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)  # PR_SET_PDEATHSIG would have fired as the thread ended
+        assert mark.read_text() == "watching"
+        assert os.path.exists(f"/proc/{child}")
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 10
+        while mark.read_text() != "stopped" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.read_text() == "stopped"  # SIGINT once the parent process is gone
+    finally:
+        parent.kill()
+        parent.wait()

@@ -237,3 +237,84 @@ def _tournament(data: Path, number: int) -> str:
         return db.execute("SELECT status FROM tournaments WHERE id = ?", (number,)).fetchone()[0]
     finally:
         db.close()
+
+
+# -- worker processes outlive the threads that started them ------------------------------
+
+#: About 15 s a match (Kuhn, call and equilibrium bots): three matches make a tournament of
+#: more than 40 s on one job.
+LONG = ("--hands", "50000", "--jobs", "1", "--every", "1h")
+#: Concurrent requests in a burst: anyio's thread limit, so that the site starts many worker
+#: threads at once, which trio retires after 10 idle seconds.
+BURST = 40
+
+
+def burst(service: Served) -> None:
+    """``BURST`` requests at once (pages and the API)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    paths = ["/", "/api/bots", "/api/tournaments", "/healthz", "/bots/call"]
+    with ThreadPoolExecutor(BURST) as pool:
+        answers = list(pool.map(lambda n: service.get(paths[n % len(paths)]).status,
+                                range(BURST)))
+    assert set(answers) <= {200}, answers
+
+
+def busy_until(service: Served, done, *, idle: float = 12.0, timeout: float = 400.0):
+    """Bursts of requests separated by ``idle`` seconds of quiet (longer than trio's 10 s
+    before an idle thread exits) until ``done()`` returns something true; that value."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        burst(service)
+        quiet = time.monotonic() + idle
+        while time.monotonic() < quiet:
+            found = done()
+            if found:
+                return found
+            if service.process.poll() is not None:
+                raise AssertionError(f"the service exited:\n{service.log()}")
+            time.sleep(0.5)
+    raise AssertionError(f"not done within {timeout} s:\n{service.log()}")
+
+
+def _status(service: Served, number: int) -> str | None:
+    for row in service.api("/api/tournaments"):
+        if row["id"] == number:
+            return row["status"]
+    return None
+
+
+def test_a_long_tournament_and_a_test_under_load_end_despite_idle_threads(tmp_path):
+    """The stall seen in real runs: a worker asked the kernel for a signal when its parent
+    *thread* exits (PR_SET_PDEATHSIG), and trio retires an idle thread after 10 s, so a
+    tournament started from a thread that a burst of requests left idle stopped by itself."""
+    submissions = make_submissions(tmp_path / "submissions", good=("call", "eq", "random"))
+    data = tmp_path / "data"
+    with Served(submissions, data, *LONG) as service:
+        service.settled(["call", "eq", "random", "broken"])
+        service.wait("tournament 1 running", lambda: _status(service, 1) == "running")
+        late = submissions / "late"
+        late.mkdir()
+        shutil.copy(GOOD["call"], late / "bot.py")  # tested while the tournament plays
+
+        def finished():
+            status = _status(service, 1)
+            assert status in ("running", "done"), (status, service.log())
+            return status == "done"
+
+        busy_until(service, finished)
+        log = service.log()
+        assert "stopped" not in log and "without a verdict" not in log, log
+        (row,) = [t for t in service.api("/api/tournaments") if t["id"] == 1]
+        assert _seconds(row["finished"]) - _seconds(row["started"]) >= 40, row
+        late_bot = service.wait("the late bot's verdict", lambda: service.bots()["late"]
+                                if service.bots().get("late", {}).get("status")
+                                not in (None, "testing") else None)
+        assert late_bot["status"] == "admitted", (late_bot, service.log())
+        assert service.stop() == 0
+
+
+def _seconds(iso: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(iso).timestamp()

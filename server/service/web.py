@@ -32,6 +32,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+from starlette.convertors import Convertor, register_url_convertor
 
 from pokerbots.server.logs import folder as folder_
 from pokerbots.server.service import pages
@@ -84,6 +85,22 @@ def log_files(data: Path, folder: str | None) -> list[str]:
                    key=lambda n: (int(re.sub(r"\D", "", n)), n))
     return [n for n in (*folder_.LISTED, *seats) if n in names and log_file(data, folder, n)]
 
+
+class IdConvertor(Convertor):
+    """A row id in a URL: digits that fit SQLite's integers (at most 18 after leading
+    zeros), so that a longer number finds no route (404) instead of overflowing the store's
+    query (a 500)."""
+
+    regex = "0*[0-9]{1,18}"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(int(value))
+
+
+register_url_convertor("id", IdConvertor())
 
 #: Bytes read from the end of a transcript for its last lines on a bot's page.
 TAIL_BYTES = 65536
@@ -207,10 +224,10 @@ def create_app(data: Path, now: Callable[[], pages.Now]):
     routes = [
         Route("/", home),
         Route("/bots/{name}", bot),
-        Route("/tournaments/{tournament_id:int}", tournament),
-        Route("/matches/{match_id:int}", match),
-        Route("/matches/{match_id:int}/{name}", match_file),
-        Route("/versions/{version_id:int}/{name}", version_file),
+        Route("/tournaments/{tournament_id:id}", tournament),
+        Route("/matches/{match_id:id}", match),
+        Route("/matches/{match_id:id}/{name}", match_file),
+        Route("/versions/{version_id:id}/{name}", version_file),
         Route("/api/standings", api_standings),
         Route("/api/bots", api_bots),
         Route("/api/tournaments", api_tournaments),
