@@ -10,20 +10,30 @@ processes (``prlimit``, from util-linux). Where bubblewrap is missing or cannot 
 namespace, :func:`isolation_problem` says why once per run and bots run as before, in a
 process group of their own.
 
-**With --sandbox** the bot also gets a read-only view of the whole file system, a fresh
-``/dev``, its own writable scratch folder (``$HOME`` and ``$TMPDIR``, deleted after the round),
-no network (only a loopback in its own namespace), its own IPC, UTS and user namespaces, no
-capabilities and a new session (no terminal). The match's log folder and the other bots'
-scratch folders are hidden. The sandbox does not limit CPU or memory (the resource limits do)
-and does not hide files that every user of the machine can read.
+**With --sandbox** the bot sees nothing but itself (an allow-list, never the host's whole
+file system; docs/untrusted-bots.md gives the threat model): read-only, the system's runtime
+folders (``/usr``, ``/bin``, ``/sbin``, ``/lib*``; links on a merged-/usr system stay links),
+a minimal ``/etc`` (:data:`ETC`), the server's Python (its prefixes and the real path of its
+executable: a ``.py`` bot runs under it) with the ``pokerbots`` packages, and the bot's own
+program folder (:func:`program_folder`), which becomes its working folder (its scratch folder
+when it has none, as for a command on PATH); writable, its own scratch folder (``$HOME`` and
+``$TMPDIR``, deleted after the round); a fresh ``/dev`` and its own ``/proc``. Not the
+server's working folder, the logs, a tournament's folder, the service's data, the other bots,
+the user's home or the host's ``/tmp``. Its environment is the allowed variables only
+(:data:`ENV_KEPT`, and every ``POKERBOTS_*``). No network (only a loopback in its own
+namespace), its own IPC, UTS, PID and user namespaces, no capabilities and a new session (no
+terminal). The sandbox does not limit CPU or memory (the resource limits and cgroups do) and
+does not hide the files of the system folders that every user of the machine can read.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -73,22 +83,139 @@ def isolate(argv: list[str], cwd: str | None = None, max_procs: int = 0) -> list
     return [*args, "--", *_nproc(max_procs), *argv]
 
 
+#: The system's runtime folders, read-only (a link, as on a merged-/usr system, stays a link).
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
+
+#: What programs need of ``/etc`` to run: the dynamic linker's cache and configuration, the
+#: time zone, the name service's configuration with the users and groups (for ``getpwuid``;
+#: ``shadow`` never), ``hosts`` and ``services``/``protocols`` (for ``localhost`` on the
+#: loopback), Debian's ``alternatives`` links (``/usr/bin/awk`` -> ``/etc/alternatives/awk``),
+#: TLS certificates, MIME types and locale aliases. Nothing of the machine's configuration
+#: otherwise (no ``hostname``, ``machine-id``, ``ssh``, ``fstab``, ``resolv.conf``).
+ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone", "nsswitch.conf",
+       "passwd", "group", "hosts", "host.conf", "services", "protocols", "alternatives", "ssl",
+       "ca-certificates", "ca-certificates.conf", "mime.types", "locale.alias", "os-release")
+
+#: The environment variables a sandboxed bot keeps (besides every ``POKERBOTS_*``): not the
+#: server's paths or credentials.
+ENV_KEPT = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_NUMERIC", "LC_MESSAGES",
+            "TZ", "TERM", "PYTHONUNBUFFERED", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE")
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _system(path: str) -> bool:
+    """Whether ``path`` is in a folder the sandbox shows anyway (the system's, Python's)."""
+    return any(_under(path, os.path.realpath(f)) for f in (*SYSTEM, *interpreter_folders()))
+
+
+@functools.cache
+def interpreter_folders() -> tuple[str, ...]:
+    """The server's Python, read-only in the sandbox: its prefixes, the real path of its
+    executable, and the ``pokerbots`` packages (in an editable install, the repository's
+    ``protocol/`` and ``server/`` folders: code only, never its logs)."""
+    found = [sys.base_prefix, sys.prefix, sys.exec_prefix,
+             os.path.realpath(sys.executable)]
+    protocol = importlib.util.find_spec("pokerbots.protocol")
+    if protocol is not None and protocol.origin:
+        found.append(os.path.dirname(protocol.origin))
+    found.append(str(Path(__file__).resolve().parent.parent))  # the server's package
+    seen: list[str] = []
+    for path in found:
+        path = os.path.realpath(path)
+        if path != "/" and path not in seen and os.path.exists(path):
+            seen.append(path)
+    return tuple(seen)
+
+
+def program_folder(argv: list[str], cwd: str | None = None) -> tuple[list[str], str | None]:
+    """The bot's own folder and its argv with the program's path made absolute: the folder
+    of the first word of the command that names a file outside the system's and Python's
+    folders (the program, or the script an interpreter runs: ``python3 mybot.py``), or None
+    when there is none (``sleep 30``). Relative paths are the server's (``cwd``)."""
+    base = os.path.abspath(cwd or os.getcwd())
+    argv = list(argv)
+    for i, word in enumerate(argv):
+        if i and word.startswith("-"):
+            continue
+        path = os.path.realpath(os.path.join(base, word))
+        if not os.path.isfile(path) or _system(path):
+            continue  # a command on PATH or an interpreter: look for its script after it
+        argv[i] = path
+        return argv, os.path.dirname(path)
+    return argv, None
+
+
+def _environment(env: dict | None) -> list[str]:
+    """``--clearenv`` and the allowed variables of ``env`` (the bot's, else the server's)."""
+    env = os.environ if env is None else env
+    args = ["--clearenv"]
+    for key, value in env.items():
+        if key in ENV_KEPT or key.startswith("POKERBOTS_"):
+            args += ["--setenv", key, value]
+    return args
+
+
+def view() -> list[str]:
+    """bwrap's arguments for the read-only part of the sandbox's file system."""
+    args = []
+    for folder in SYSTEM:
+        if os.path.islink(folder):
+            args += ["--symlink", os.readlink(folder), folder]
+        elif os.path.isdir(folder):
+            args += ["--ro-bind", folder, folder]
+    for name in ETC:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    for path in interpreter_folders():
+        if not _under(path, "/usr"):
+            args += ["--ro-bind", path, path]
+    return args
+
+
 def wrap(argv: list[str], scratch: Path, hidden: list[Path], cwd: str | None = None,
-         max_procs: int = 0) -> list[str]:
-    """The command that runs ``argv`` in the sandbox, ``scratch`` its only writable place."""
+         max_procs: int = 0, env: dict | None = None) -> list[str]:
+    """The command that runs ``argv`` in the sandbox: it sees the system, Python, its own
+    program folder (read-only, its working folder) and ``scratch`` (its only writable place).
+    ``hidden`` folders (the log folder, the scratch root) are covered where a bound folder
+    would show them. ``cwd`` is the server's folder, against which relative paths in
+    ``argv`` are read."""
+    bwrap = check()
+    argv, folder = program_folder(argv, cwd)
+    scratch = str(scratch.resolve())
+    args = [bwrap, *view()]
+    if folder is not None and not _system(folder):
+        args += ["--ro-bind", folder, folder]
+    args += ["--bind", scratch, scratch]
+    shown = [p for p in args if p.startswith("/")]
+    for path in hidden:
+        path = str(Path(path).resolve())
+        if any(_under(path, bound) for bound in shown) and not _under(scratch, path):
+            args += ["--tmpfs", path]
+    args += ["--dev", "/dev", "--proc", "/proc", *_environment(env),
+             "--setenv", "HOME", scratch, "--setenv", "TMPDIR", scratch,
+             "--setenv", "PWD", folder or scratch,
+             "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+             "--chdir", folder or scratch, "--", *_nproc(max_procs), *argv]
+    return args
+
+
+def wrap_whole_view(argv: list[str], scratch: Path, hidden: list[Path], cwd: str | None = None,
+                    max_procs: int = 0) -> list[str]:
+    """The sandbox before the allow-list: the whole file system read-only, the log folder
+    hidden. Kept only so that benchmarks/sandbox_view.py can measure what the allow-list
+    costs; never used to run a match."""
     bwrap = check()
     cwd = os.path.abspath(cwd or os.getcwd())
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     for path in hidden:
         args += ["--tmpfs", str(Path(path).resolve())]
     scratch = str(scratch.resolve())
-    args += [
-        "--bind", scratch, scratch,
-        "--setenv", "HOME", scratch, "--setenv", "TMPDIR", scratch,
-        "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-        "--chdir", cwd, "--", *_nproc(max_procs), *argv,
-    ]
-    return args
+    return [*args, "--bind", scratch, scratch, "--setenv", "HOME", scratch,
+            "--setenv", "TMPDIR", scratch, "--unshare-all", "--die-with-parent",
+            "--new-session", "--cap-drop", "ALL", "--chdir", cwd, "--",
+            *_nproc(max_procs), *argv]
 
 
 @functools.cache
