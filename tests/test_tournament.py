@@ -151,6 +151,43 @@ def test_instant_runoff_drops_the_weakest_and_reranks_among_the_survivors():
     assert {b["name"]: b["runoff_rank"] for b in lines} == {"c": 1, "d": 2, "a": 3, "b": 4}
 
 
+def test_a_bot_out_ranks_below_every_bot_still_in_whatever_its_forfeit():
+    rules = standings.Rules(100, False, penalty=1, max_faults=2)
+    # x breaks a rule at hand 0 twice (charged 1 a hand); b loses 5 a hand honestly: x is out
+    # and ranks last in both rankings, and the run-off is decided without its matches.
+    rows = [row(0, 0, 0, ["a", "b"], [500, -500]), row(1, 1, 0, ["a", "x"], [0, 0], hands=0,
+                                                       status="failed", culprit=1),
+            row(2, 2, 0, ["b", "x"], [0, 0], hands=0, status="failed", culprit=1)]
+    lines = standings.table(rows, ["a", "b", "x"], rules)
+    assert [b["name"] for b in lines] == ["a", "b", "x"]
+    assert lines[2]["per_hand"] == -1.0 > lines[1]["per_hand"] == -5.0
+    assert lines[2]["out"] and lines[2]["out_reason"] == "dropped after 2 faults (--max-faults 2)"
+    assert not lines[0]["out"] and lines[0]["out_reason"] is None
+    assert [b["runoff_rank"] for b in lines] == [1, 2, 3]
+    assert [b["units"] for b in lines] == [1, 1, 2]
+    # without --max-faults reached, every match failed by its fault is out all the same
+    lines = standings.table(rows, ["a", "b", "x"], standings.Rules(100, False, 1, 3))
+    assert lines[2]["name"] == "x" and lines[2]["out_reason"] == (
+        "all its 2 matches failed by its fault")
+
+
+def test_a_bot_without_a_hand_has_per_hand_0_and_ranks_by_it():
+    rules = standings.Rules(100, False, penalty=1, max_faults=3)
+    # c fails at hand 0 against v (one fault of three, and a match it played well: not out);
+    # v played no hand. It ranks by its 0, in the run-off too, not last by a null.
+    rows = [row(0, 0, 0, ["c", "v"], [0, 0], hands=0, status="failed", culprit=0),
+            row(1, 1, 0, ["c", "w"], [50, -50]),
+            row(2, 2, 0, ["v", "w"], [0, 0], status="skipped")]
+    lines = standings.table(rows, ["c", "v", "w"], rules)
+    assert [b["name"] for b in lines] == ["v", "c", "w"]
+    v = lines[0]
+    assert (v["hands"], v["per_hand"], v["units"], v["ci95"], v["out"]) == (0, 0.0, 0, None,
+                                                                           False)
+    assert lines[1]["per_hand"] == -0.25 and not lines[1]["out"]
+    assert [b["runoff_rank"] for b in lines] == [1, 2, 3]
+    assert standings.table([], ["a", "b"], rules)[0]["per_hand"] == 0.0  # nothing played yet
+
+
 # -- real tournaments ---------------------------------------------------------------------------
 
 
@@ -213,6 +250,12 @@ def test_a_crashing_bot_forfeits_without_stopping_anything(tmp_path):
     worst = min(failed[0]["bankrolls"])
     assert lines["crash"]["bankroll"] == worst - 10 * 1
     assert document["bots"][-1]["name"] == "crash"
+    assert lines["crash"]["out"] and lines["crash"]["out_reason"] == (
+        "dropped after 1 fault (--max-faults 1)")
+    assert document["runoff"][-1] == "crash" and document["unit"] == "match"
+    for name in ("c", "x", "r"):  # one unit per match in which it played a hand
+        assert lines[name]["units"] == sum(name in r["seating"] and bool(r["hands"])
+                                           for r in rows)
     assert "crash forfeits" in result.stdout and "out of the tournament" in result.stdout
     page = (out / "report.html").read_text()
     assert "matches/t" in page and "exited with code 3" in page
