@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from pokerbots.server.confine import reaper, sandbox
+from pokerbots.server.confine import cgroup, reaper, sandbox
 from pokerbots.server.confine.limits import ResourceLimits
 from pokerbots.server.play.match import MatchConfig, MatchSetupError, prepare, run_match
 from pokerbots.server.seats import process
@@ -298,7 +298,20 @@ def test_time_per_hand_keeps_a_steady_bot_alive(tmp_path, bots, clean):
     assert outcome.time_used[0] > 0.1 > outcome.time_used[1]
 
 
-def test_memory_limit(tmp_path, bots, clean):
+@pytest.mark.skipif(cgroup.memory_problem() is not None,
+                    reason=f"no memory cgroups here: {cgroup.memory_problem()}")
+def test_memory_limit_by_cgroup_names_the_limit(tmp_path, bots, clean):
+    outcome, _, _ = play(tmp_path, bots, "memory-hog", "good",
+                         resources=ResourceLimits(memory_mib=200))
+    assert outcome.fault.seat == 0
+    assert ("it used more than 200 MiB of memory (--max-memory) and the kernel ended it"
+            in outcome.fault.reason)
+
+
+def test_memory_limit_by_rlimit(tmp_path, bots, clean, monkeypatch):
+    """Without a memory cgroup the address space is limited: the allocation fails in the bot
+    (Python: MemoryError), and the fault is its exit."""
+    monkeypatch.setattr(cgroup, "memory_problem", lambda: "not here")
     outcome, path, _ = play(tmp_path, bots, "memory-hog", "good",
                             resources=ResourceLimits(memory_mib=200))
     assert "exited with code 1" in outcome.fault.reason

@@ -1,4 +1,6 @@
-"""A ``pids`` cgroup per bot: the kernel refuses the bot's fork beyond ``--max-procs``.
+"""A ``pids`` cgroup per bot: the kernel refuses the bot's fork beyond ``--max-procs``; and a
+``memory`` cgroup per bot (:class:`MemoryGroup`): ``--max-memory`` with no swap, the bot ended
+by the kernel beyond it and blamed for it.
 
 Used when the server runs as root, where ``RLIMIT_NPROC`` does not apply (the kernel exempts
 root's processes from it, even in a user namespace of their own). The bot's first process
@@ -110,3 +112,88 @@ class PidsGroup:
                 if exc.errno != errno.EBUSY:
                     return
             time.sleep(0.005)
+
+
+# -- memory ------------------------------------------------------------------------------------
+
+V1_MEMORY = Path("/sys/fs/cgroup/memory")
+
+
+@functools.cache
+def memory_root() -> Path | None:
+    """The folder where this server may create memory cgroups (v2: the same as the pids
+    groups', with the ``memory`` controller enabled; v1: the ``memory`` hierarchy), or None."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        if "memory" in (V2_ROOT / "cgroup.subtree_control").read_text().split():
+            return V2_ROOT if os.access(V2_ROOT, os.W_OK) else None
+    except OSError:
+        pass
+    if (V1_MEMORY / "memory.limit_in_bytes").exists() and os.access(V1_MEMORY, os.W_OK):
+        return V1_MEMORY
+    return None
+
+
+@functools.cache
+def memory_problem() -> str | None:
+    """Why memory cgroups cannot be used here (None: they can); tried once per process."""
+    if os.geteuid() != 0:
+        return "the server is not root (memory cgroups are used only as root)"
+    if memory_root() is None:
+        return "no writable cgroup hierarchy with the memory controller was found"
+    try:
+        group = MemoryGroup.create(f"pokerbots-memprobe-{os.getpid()}", 64)
+    except OSError as exc:
+        return f"a memory cgroup cannot be created under {memory_root()} ({exc.strerror})"
+    group.remove()
+    return None
+
+
+class MemoryGroup(PidsGroup):
+    """One bot's memory cgroup: ``memory.max`` (v1: ``memory.limit_in_bytes``) at the limit
+    and no swap, so that a bot over it is ended by the kernel's out-of-memory killer within
+    its own group (never another bot or the server), and :meth:`oom_kills` says so."""
+
+    def __init__(self, path: Path, mib: int) -> None:
+        super().__init__(path)
+        self.mib = mib
+        self.v2 = (path / "memory.max").exists()
+
+    @classmethod
+    def create(cls, name: str, mib: int) -> MemoryGroup:  # type: ignore[override]
+        path = memory_root() / f"{name}-{os.getpid()}"
+        path.mkdir(exist_ok=True)
+        return cls.limit(path, mib)
+
+    @classmethod
+    def limit(cls, path: Path, mib: int) -> MemoryGroup:
+        """Limit the memory of the group at ``path`` (v2: a bot's pids group, the one group
+        a process may be in)."""
+        limit = str(mib << 20)
+        if (path / "memory.max").exists():
+            (path / "memory.max").write_text(limit)
+            swap = path / "memory.swap.max"
+            if swap.exists():
+                swap.write_text("0")
+        else:
+            (path / "memory.limit_in_bytes").write_text(limit)
+            swap = path / "memory.memsw.limit_in_bytes"  # memory and swap together
+            if swap.exists():
+                try:
+                    swap.write_text(limit)
+                except OSError:
+                    pass  # swap accounting is off: there is no swap to count
+        return cls(path, mib)
+
+    def oom_kills(self) -> int:
+        """How many of the group's processes the out-of-memory killer ended."""
+        name = "memory.events" if self.v2 else "memory.oom_control"
+        try:
+            for line in (self.path / name).read_text().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "oom_kill":
+                    return int(value)
+        except (OSError, ValueError):
+            pass
+        return 0

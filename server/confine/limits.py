@@ -16,7 +16,9 @@ MIB = 1 << 20
 
 @dataclass(frozen=True)
 class ResourceLimits:
-    #: Private writable memory (RLIMIT_DATA: heap and anonymous mappings), in MiB.
+    #: Memory per bot, in MiB: as root, the bot's memory cgroup (``memory.max``, no swap:
+    #: :mod:`.cgroup`), where the kernel ends a bot over it and the fault says so; otherwise
+    #: its address space (RLIMIT_AS), where an allocation beyond it fails in the bot.
     memory_mib: int = 2048
     #: CPU seconds for the whole round (RLIMIT_CPU); the bot gets SIGXCPU, then SIGKILL.
     cpu_seconds: int = 3600
@@ -30,19 +32,21 @@ class ResourceLimits:
     #: user, so outside a namespace of its own it would limit the wrong thing.
     processes: int = 64
 
-    def pairs(self) -> list[tuple[int, int]]:
-        """(resource, value) for every limit that is set."""
+    def pairs(self, memory: bool = True) -> list[tuple[int, int]]:
+        """(resource, value) for every limit that is set (the memory only if ``memory``: not
+        where a cgroup limits it)."""
         wanted = [
-            (resource.RLIMIT_DATA, self.memory_mib * MIB),
+            (resource.RLIMIT_AS, self.memory_mib * MIB if memory else 0),
             (resource.RLIMIT_CPU, self.cpu_seconds),
             (resource.RLIMIT_NOFILE, self.open_files),
             (resource.RLIMIT_FSIZE, self.file_size_mib * MIB),
         ]
         return [(res, value) for res, value in wanted if value > 0]
 
-    def preexec(self):
-        """A function for ``preexec_fn``: applies the limits in the child."""
-        pairs = self.pairs()
+    def preexec(self, memory: bool = True):
+        """A function for ``preexec_fn``: applies the limits in the child (the memory only if
+        ``memory``)."""
+        pairs = self.pairs(memory)
         if not pairs:
             return None
 

@@ -193,7 +193,9 @@ def wrap(argv: list[str], scratch: Path, hidden: list[Path], cwd: str | None = N
         path = str(Path(path).resolve())
         if any(_under(path, bound) for bound in shown) and not _under(scratch, path):
             args += ["--tmpfs", path]
-    args += ["--dev", "/dev", "--proc", "/proc", *_environment(env),
+    args += ["--dev", "/dev", "--proc", "/proc",
+             "--remount-ro", "/",  # the root bwrap made (with /etc's few files): read-only too
+             *_environment(env),
              "--setenv", "HOME", scratch, "--setenv", "TMPDIR", scratch,
              "--setenv", "PWD", folder or scratch,
              "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
@@ -299,17 +301,37 @@ class Confinement:
         self.hidden = [*hidden, *([self.scratch.root] if self.scratch else [])]
         self.name = name
         self.groups: list[cgroup.PidsGroup] = []
+        #: Each seat's memory cgroup, where there is one (as root: see :mod:`.cgroup`).
+        self.memory: dict[int, cgroup.MemoryGroup] = {}
 
-    def command(self, argv: list[str], seat: int, cwd=None) -> tuple[list[str], Callable | None]:
+    def command(self, argv: list[str], seat: int, cwd=None, memory_mib: int = 0,
+                env: dict | None = None) -> tuple[list[str], Callable | None]:
         """The argv that starts a bot at ``seat``, and what its child must do before ``exec``
-        (join the seat's pids cgroup), or None."""
-        join = None
+        (join the seat's cgroups: pids, and memory when ``memory_mib`` and the machine allow,
+        then in :attr:`memory`), or None. ``env`` is the bot's environment (the sandbox
+        passes on only some of it)."""
+        joins = []
+        pids = None
         if self.max_procs and _as_root() and cgroup.problem() is None:
-            group = cgroup.PidsGroup.create(f"{self.name}-seat{seat}", self.max_procs)
-            self.groups.append(group)
-            join = group.join
+            pids = cgroup.PidsGroup.create(f"{self.name}-seat{seat}", self.max_procs)
+            self.groups.append(pids)
+            joins.append(pids.join)
+        if memory_mib and _as_root() and cgroup.memory_problem() is None:
+            if pids is not None and cgroup.memory_root() == cgroup.root():
+                memory = cgroup.MemoryGroup.limit(pids.path, memory_mib)  # v2: one group
+            else:
+                memory = cgroup.MemoryGroup.create(f"{self.name}-seat{seat}", memory_mib)
+                self.groups.append(memory)
+                joins.append(memory.join)
+            self.memory[seat] = memory
+        join = None
+        if joins:
+            def join() -> None:
+                for step in joins:
+                    step()
         if self.sandbox:
-            return wrap(argv, self.scratch.seat(seat), self.hidden, cwd, self.max_procs), join
+            return wrap(argv, self.scratch.seat(seat), self.hidden, cwd, self.max_procs,
+                        env), join
         if self.wrapped:
             return isolate(argv, cwd, self.max_procs), join
         return argv, join
@@ -319,5 +341,6 @@ class Confinement:
         for group in self.groups:
             group.remove()
         self.groups = []
+        self.memory = {}
         if self.scratch is not None:
             self.scratch.remove()

@@ -77,7 +77,7 @@ class BotProcess:
     """A started bot: its process, the write end of its stdin and the read end of its stdout."""
 
     def __init__(self, process, wfd: int, rfd: int, *, wrapped: bool,
-                 resources: ResourceLimits) -> None:
+                 resources: ResourceLimits, memory=None) -> None:
         self.process = process
         self.pid = process.pid
         self.wfd = wfd
@@ -92,6 +92,9 @@ class BotProcess:
         #: Started under bubblewrap, which reports a signal as exit code 128 + its number.
         self.wrapped = wrapped
         self.resources = resources
+        #: The bot's memory cgroup (a ``cgroup.MemoryGroup``), where there is one: its
+        #: out-of-memory kills explain how the bot ended.
+        self.memory = memory
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -176,6 +179,16 @@ class BotProcess:
         """``it exited with code 1``, ``it was killed by SIGSEGV ...``; '' while running."""
         if code is None:
             return ""
+        memory = self.memory
+        if memory is not None and memory.oom_kills():
+            over = f"more than {memory.mib} MiB of memory (--max-memory)"
+            if self.wrapped and code == 128 + signal.SIGKILL or code == -signal.SIGKILL:
+                return f"it used {over} and the kernel ended it"
+            return (f"{self._exit_text(code)} after the kernel ended a process of it that used"
+                    f" {over}")
+        return self._exit_text(code)
+
+    def _exit_text(self, code: int) -> str:
         if self.wrapped and code > 128:
             code = -(code - 128)  # bwrap reports a signal as 128 + its number
         if code < 0:
@@ -210,15 +223,22 @@ async def start(spec: BotSpec, *, env: dict, cwd=None, resources: ResourceLimits
     ``stderr_fd`` and ``extra_fds`` open in it too. Raises :class:`StartFailed`."""
     confine = not spec.pass_fds  # a person's seat (the terminal) is the server's own helper
     argv = list(spec.argv)
-    steps = [resources.preexec()] if confine else []
+    steps = []
     wrapped = False
+    memory = None
     if confine and confinement is not None:
         try:
-            argv, join = confinement.command(argv, seat, cwd)
+            argv, join = confinement.command(argv, seat, cwd, memory_mib=resources.memory_mib,
+                                             env=env)
         except OSError as unlimited:
-            raise StartFailed(f"its process limit could not be set up: {unlimited}") from None
+            raise StartFailed(f"its process or memory limit could not be set up: {unlimited}"
+                              ) from None
         steps.append(join)
         wrapped = confinement.wrapped
+        memory = confinement.memory.get(seat)
+    if confine:
+        # Where a cgroup limits the memory, the address space is not limited as well.
+        steps.insert(0, resources.preexec(memory=memory is None))
     to_bot_r, to_bot_w = os.pipe()
     from_bot_r, from_bot_w = os.pipe()
     try:
@@ -238,7 +258,8 @@ async def start(spec: BotSpec, *, env: dict, cwd=None, resources: ResourceLimits
     os.close(from_bot_w)
     os.set_blocking(to_bot_w, False)
     os.set_blocking(from_bot_r, False)
-    return BotProcess(process, to_bot_w, from_bot_r, wrapped=wrapped, resources=resources)
+    return BotProcess(process, to_bot_w, from_bot_r, wrapped=wrapped, resources=resources,
+                      memory=memory)
 
 
 class Child:
