@@ -148,3 +148,28 @@ def test_program_folder():
     assert argv == [sys.executable, str(CALL)] and folder == str(CALL.parent)
     argv, folder = sandbox.program_folder([shutil.which("sleep"), "30"])
     assert folder is None
+
+
+@pytest.mark.slow
+def test_a_bot_of_the_service_sees_nothing_but_itself(tmp_path):
+    """``pokerbots serve`` (sandboxed by default): the snoop, in its smoke tests and its first
+    tournament, finds neither the service's data folder (the stores, the bot copies, the
+    logs), nor the submissions, nor a canary planted there."""
+    from service_site import Served
+
+    token = f"POKERBOTS-CANARY-{secrets.token_hex(16)}"
+    submissions = tmp_path / "submissions"
+    for name, program in (("snoop", SNOOP), ("call", CALL)):
+        (submissions / name).mkdir(parents=True)
+        shutil.copy(program, submissions / name / "bot.py")
+    (submissions / "call" / "notes.txt").write_text(token)
+    with Served(submissions, tmp_path / "data", "--hands", "20", "--every", "1h") as service:
+        (tmp_path / "data" / "canary.txt").write_text(token)
+        bots = service.settled(["snoop", "call"])
+        assert bots["snoop"]["status"] == "admitted", bots["snoop"]
+        service.tournament_done(1)
+        assert service.stop() == 0, service.log()
+    text = "\n".join(p.read_text() for p in sorted((tmp_path / "data").rglob("*.stderr"))
+                     if "SCANNED" in p.read_text())
+    assert text.count("SCANNED") >= 2  # a smoke test and a match at least
+    assert_blind(text)
