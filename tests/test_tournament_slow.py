@@ -102,6 +102,7 @@ def test_intervals_cover_the_exact_kuhn_value_about_95_percent_of_the_time(tmp_p
     whole = json.loads((out / "standings.json").read_text())["bots"]
     eq = next(b for b in whole if b["name"] == "eq")
     assert abs(eq["per_hand"] - float(value)) < 4 * eq["stderr"]
+    assert eq["units"] == 150  # one per deal set, its two seatings summed
 
 
 # -- stopping and resuming ---------------------------------------------------------------------
@@ -126,6 +127,7 @@ def test_resume_after_sigkill_and_after_ctrl_c_gives_the_uninterrupted_standings
     assert result.returncode == 0, result.stderr
     expected = json.loads((reference / "standings.json").read_text())
     assert expected["matches"]["done"] == 24
+    assert [b["units"] for b in expected["bots"]] == [6] * 4  # 3 opponents x 2 deal sets
 
     out = tmp_path / "interrupted"
     run = subprocess.Popen(command("tournament", *bots, *options, "--out", out),
@@ -239,6 +241,7 @@ def test_a_dask_cluster_plays_the_same_tournament_as_this_machine(tmp_path, dask
     expected = json.loads((local / "standings.json").read_text())
     assert json.loads((remote / "standings.json").read_text()) == expected
     assert expected["matches"]["done"] == 24
+    assert [b["units"] for b in expected["bots"]] == [3] * 4  # its 3 tables x 1 deal set
     rows = matches(remote)
     assert len({r["worker"] for r in rows}) == 2  # both workers played
     assert all((Path(r["log_dir"]) / "summary.json").is_file() for r in rows)
