@@ -3,16 +3,22 @@
 Three trio tasks share the store (only they write to it, one at a time: they run in one thread):
 
 ``watch``        every ``POLL`` seconds compares each bot folder's fingerprint with the last
-                 one seen; a folder that changed is copied into the data folder and read
-                 (:mod:`.submissions`): a new version is ``testing`` (or ``rejected``, with the
-                 reason); a folder that went away withdraws its bot.
+                 one seen; a folder that changed is taken once it is *steady*: the same on
+                 two looks at least ``STEADY`` seconds apart (a folder still being copied
+                 is not tested half-copied), and still the same after its copy. It is
+                 copied into the data folder and read (:mod:`.submissions`): a new version
+                 is ``testing`` (or ``rejected``, with the reason); a folder that went away
+                 withdraws its bot.
 ``test``         smoke-tests the versions waiting, oldest first, one at a time
                  (:mod:`.quarantine`); a pass admits the version, a failure keeps the bot's
                  previous admitted version playing.
 ``tournaments``  resumes the tournaments a stopped service left unfinished, then plays one at
                  once and another every ``every`` seconds after each start (right after the
-                 last one ends if it took longer; never two at once). Before each it rescans
-                 and waits for the tests under way; it plays among the admitted versions of
+                 last one ends if it took longer; never two at once). A tournament whose
+                 process was stopped while the service runs (its exit code says interrupted)
+                 is resumed ``RETRY`` seconds later, until it ends. Before each it rescans
+                 (until the folders are steady, at most ``SETTLE`` seconds) and waits for
+                 the tests under way; it plays among the admitted versions of
                  the bots whose folders are there, when there are at least ``players`` of
                  them (else it waits for them), with a new seed.
 
@@ -38,6 +44,12 @@ from pokerbots.server.service.store import Store, StoreError
 
 #: Seconds between two looks at the submissions folder.
 POLL = 2.0
+#: A changed folder is taken when it is the same on two looks at least this far apart.
+STEADY = 2.0
+#: Seconds a tournament waits at most for changing folders to become steady.
+SETTLE = 30.0
+#: Seconds before a tournament stopped while the service runs is resumed.
+RETRY = 10.0
 #: Seconds between two copies of a running tournament's matches into the store.
 FOLLOW = 3.0
 #: Where the data folder keeps each version's copy, smoke logs and tournaments.
@@ -71,6 +83,10 @@ def say_line(text: str) -> None:
     print(text, flush=True)
 
 
+#: The scheduler's clock for steadiness (a test replaces it).
+clock = time.monotonic
+
+
 def stamp(seconds: float | None = None) -> str:
     """A time as the service prints and shows it: ``2026-11-23 20:28:56 UTC``."""
     return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(seconds))
@@ -89,6 +105,8 @@ class Service:
         #: When the next tournament is due (None: when enough bots are admitted).
         self.next_at: float | None = time.time()
         self._fingerprints: dict[str, tuple] = {}
+        #: Changed folders not yet taken: their fingerprint, and when it was last read.
+        self._changing: dict[str, tuple[tuple, float]] = {}
         self._scan_lock = trio.Lock()
         self._work = trio.Event()
 
@@ -119,30 +137,56 @@ class Service:
             await self.scan()
             await trio.sleep(POLL)
 
-    async def scan(self) -> None:
-        """Read every bot folder that changed since the last scan."""
+    async def scan(self) -> bool:
+        """Take every bot folder that changed since the last scan and is steady; whether
+        every folder was (False: a folder is still changing, or being copied)."""
+        steady = True
         async with self._scan_lock:
             try:
                 folders = await trio.to_thread.run_sync(submissions.bot_folders,
                                                         self.settings.submissions)
             except OSError as exc:
                 self.say(f"cannot read {self.settings.submissions}: {exc}")
-                return
+                return True
             for name, folder in sorted(folders.items()):
+                before = clock()
                 seen = await trio.to_thread.run_sync(submissions.fingerprint, folder)
+                after = clock()
                 if self._fingerprints.get(name) == seen:
+                    self._changing.pop(name, None)
                     continue
-                examined = await trio.to_thread.run_sync(self._take, name, folder)
+                last = self._changing.get(name)
+                if last is None or last[0] != seen or before - last[1] < STEADY:
+                    if last is None or last[0] != seen:
+                        self._changing[name] = (seen, after)
+                    steady = False
+                    continue
+                examined = await trio.to_thread.run_sync(self._take, name, folder, seen)
+                if examined is None:  # it changed while it was copied: look again
+                    self._changing.pop(name, None)
+                    steady = False
+                    continue
+                del self._changing[name]
                 self._record(examined)
                 self._fingerprints[name] = seen
+            for gone in set(self._changing) - set(folders):
+                del self._changing[gone]
             for bot in self.store.bots():
                 if bot["present"] and bot["name"] not in folders:
                     self.store.set_absent(bot["name"])
                     self._fingerprints.pop(bot["name"], None)
                     self.say(f"{bot['name']}: its folder is gone; it plays no more")
+        return steady
 
-    def _take(self, name: str, folder: Path) -> submissions.Examined:
-        """Copy ``folder`` into the data folder and read the copy (in a worker thread)."""
+    async def scan_until_steady(self) -> None:
+        """Scan until every folder is steady, or ``SETTLE`` seconds have passed."""
+        deadline = clock() + SETTLE
+        while not await self.scan() and clock() < deadline:
+            await trio.sleep(STEADY)
+
+    def _take(self, name: str, folder: Path, seen: tuple) -> submissions.Examined | None:
+        """Copy ``folder`` into the data folder and read the copy (in a worker thread); None
+        if the folder no longer has the fingerprint ``seen`` once copied."""
         bots = self.settings.data / BOTS
         bots.mkdir(parents=True, exist_ok=True)
         incoming = bots / f".incoming-{secrets.token_hex(6)}"
@@ -150,9 +194,14 @@ class Service:
             submissions.snapshot(folder, incoming)
         except (OSError, shutil.Error) as exc:
             shutil.rmtree(incoming, ignore_errors=True)
+            if submissions.fingerprint(folder) != seen:
+                return None
             found = submissions.digest(folder)
             return submissions.Examined(name, found, found[:12], None,
                                         f"the folder cannot be copied: {exc}")
+        if submissions.fingerprint(folder) != seen:
+            shutil.rmtree(incoming, ignore_errors=True)
+            return None
         examined = submissions.examine(name, incoming)
         if examined.problem is None:  # a valid name: it may name a folder
             target = self._copy_of(name, examined.digest)
@@ -237,12 +286,12 @@ class Service:
     async def tournaments(self) -> None:
         for row in reversed(self.store.tournaments("running", "interrupted")):
             self.say(f"tournament {row['id']}: resuming")
-            await self._play(row)
+            await self._to_the_end(row)
         players = self.settings.players
         while True:
             self.next_at = max(self.next_at or 0.0, time.time())
             await trio.sleep(max(0.0, self.next_at - time.time()))
-            await self.scan()
+            await self.scan_until_steady()
             await self.settled()
             field = self.store.playing()
             if len(field) < players:
@@ -250,8 +299,17 @@ class Service:
                 await trio.sleep(POLL)
                 continue
             started = time.time()
-            await self._play(self._new(field, started))
+            await self._to_the_end(self._new(field, started))
             self.next_at = started + self.settings.every
+
+    async def _to_the_end(self, row: dict) -> None:
+        """Play the tournament of ``row``, and resume it every ``RETRY`` seconds while its
+        process is stopped by something else than the service (a person's SIGTERM, the
+        machine's OOM killer...), until it is done or failed."""
+        while await self._play(row) == "interrupted":
+            await trio.sleep(RETRY)
+            self.say(f"tournament {row['id']}: resuming")
+            row = self.store.tournament(row["id"])
 
     def _new(self, field: list[dict], started: float) -> dict:
         tournament_id = self.store.next_tournament_id()
@@ -269,7 +327,8 @@ class Service:
                  f" ({', '.join(v['name'] + ' ' + v['label'] for v in field)}), seed {seed}")
         return self.store.tournament(tournament_id)
 
-    async def _play(self, row: dict) -> None:
+    async def _play(self, row: dict) -> str:
+        """Play the tournament of ``row`` until its process ends; its status then."""
         folder = self.settings.data / row["folder"]
         folder.parent.mkdir(parents=True, exist_ok=True)
         job_file = folder.with_name(folder.name + ".json")
@@ -285,7 +344,8 @@ class Service:
                 nursery.cancel_scope.cancel()
         finally:
             self.playing = None
-            self._finish(row["id"], folder, code, log_file)
+            status = self._finish(row["id"], folder, code, log_file)
+        return status
 
     async def _follow(self, tournament_id: int, folder: Path) -> None:
         while True:
@@ -293,22 +353,30 @@ class Service:
             self.store.copy_matches(tournament_id, tournaments.matches(folder))
 
     def _finish(self, tournament_id: int, folder: Path, code: int | None,
-                log_file: Path) -> None:
+                log_file: Path) -> str:
+        """Record how the tournament ended (``code``: its exit code; None: the service
+        stopped it); its status."""
         self.store.copy_matches(tournament_id, tournaments.matches(folder))
         standings = tournaments.standings(folder)
         now = time.time()
         if code == 0:
             self.store.set_tournament(tournament_id, "done", finished=now, standings=standings)
             self.say(f"tournament {tournament_id}: done")
-        elif code is None or code in tournaments.INTERRUPTED:
+            return "done"
+        if code is None or code in tournaments.INTERRUPTED:
             self.store.set_tournament(tournament_id, "interrupted", standings=standings)
-            self.say(f"tournament {tournament_id}: stopped; it resumes when the service"
-                     " starts again")
-        else:
-            error = f"the tournament stopped with exit code {code}:\n" + log_tail(log_file)
-            self.store.set_tournament(tournament_id, "failed", finished=now,
-                                      standings=standings, error=error)
-            self.say(f"tournament {tournament_id}: failed (exit code {code}); see {log_file}")
+            if code is None:
+                self.say(f"tournament {tournament_id}: stopped; it resumes when the service"
+                         " starts again")
+            else:
+                self.say(f"tournament {tournament_id}: its process was stopped (exit code"
+                         f" {code}); it resumes in {RETRY:g} s")
+            return "interrupted"
+        error = f"the tournament stopped with exit code {code}:\n" + log_tail(log_file)
+        self.store.set_tournament(tournament_id, "failed", finished=now, standings=standings,
+                                  error=error)
+        self.say(f"tournament {tournament_id}: failed (exit code {code}); see {log_file}")
+        return "failed"
 
 
 def json_text(value) -> str:

@@ -34,8 +34,10 @@ from pokerbots.server.tournament.run import (
     run_tournament,
 )
 
-#: Exit codes of the tournament process that mean it was stopped, not that it failed.
-INTERRUPTED = STOPPED
+#: Exit codes of the tournament process that mean it was stopped, not that it failed: its own
+#: after SIGINT or SIGTERM, or a signal's (negative) before it could handle one, or SIGKILL's
+#: (the OOM killer, a person): a resumed tournament keeps its finished matches.
+INTERRUPTED = (*STOPPED, -signal.SIGINT, -signal.SIGTERM, -signal.SIGKILL)
 #: Seconds a stopped tournament gets to end its matches before it is killed.
 GRACE = director.GRACE + 30.0
 
