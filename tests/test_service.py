@@ -208,10 +208,10 @@ def test_only_log_files_inside_the_data_folder_are_served(tmp_path):
 # -- pages -------------------------------------------------------------------------------
 
 
-def settings(tmp_path) -> Settings:
+def settings(tmp_path, sandbox: bool = True) -> Settings:
     options = {"game": "kuhn", "game_texts": {}, "hands": 100, "duplicate": False,
-               "sandbox": True}
-    return Settings(tmp_path, tmp_path / "data", 3600.0, 2, options, {})
+               "sandbox": sandbox}
+    return Settings(tmp_path / "submissions", tmp_path / "data", 3600.0, 2, options, {})
 
 
 def test_a_bot_named_like_a_script_is_text_on_every_page(db, tmp_path):
@@ -392,3 +392,106 @@ def test_a_worker_outlives_the_thread_that_started_it_but_not_its_parent(tmp_pat
     finally:
         parent.kill()
         parent.wait()
+
+
+# -- a folder is taken once it is steady ---------------------------------------------------
+
+
+def test_a_folder_is_taken_only_when_the_same_on_two_scans_two_seconds_apart(
+        db, tmp_path, monkeypatch):
+    import trio
+
+    from pokerbots.server.service import scheduler
+
+    now = [100.0]
+    monkeypatch.setattr(scheduler, "clock", lambda: now[0])
+    service = scheduler.Service(settings(tmp_path), db, echo=lambda text: None)
+    folder = tmp_path / "submissions" / "alice"
+    folder.mkdir(parents=True)
+    (folder / "bot.py").write_text("import helper\n")  # the copy has just begun
+
+    def scan_at(seconds: float) -> bool:
+        now[0] = 100.0 + seconds
+        return trio.run(service.scan)
+
+    assert scan_at(0) is False and db.bot("alice") is None  # first seen
+    assert scan_at(1.5) is False and db.bot("alice") is None  # the same, too soon
+    (folder / "helper.py").write_text("X = 1\n")  # the copy goes on
+    assert scan_at(3.6) is False and db.bot("alice") is None  # changed: seen anew
+    assert scan_at(5.0) is False and db.bot("alice") is None
+    assert scan_at(5.7) is True  # the same for 2 s: taken, complete
+    version = db.bot("alice")["version"]
+    assert version["digest"] == submissions.examine("alice", folder).digest
+    assert (tmp_path / "data" / version["folder"] / "helper.py").exists()
+    assert scan_at(8.0) is True  # nothing changed since
+
+
+# -- a refused service leaves nothing behind; no sandbox, no service unless asked ---------
+
+
+def serve_command(tmp_path, *args, env=None):
+    import subprocess
+    import sys
+
+    submissions = tmp_path / "submissions"
+    submissions.mkdir(exist_ok=True)
+    return subprocess.run(
+        [sys.executable, "-m", "pokerbots.server.cli.main", "serve", str(submissions),
+         "--data", str(tmp_path / "data"), *args],
+        capture_output=True, text=True, timeout=60, env=env, cwd=ROOT)
+
+
+def test_a_refused_serve_leaves_no_data_folder_or_lock(tmp_path):
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = str(busy.getsockname()[1])
+        refused = serve_command(tmp_path, "--port", port)
+        assert refused.returncode == 2, refused.stderr
+        assert "cannot listen on 127.0.0.1 port" in refused.stderr
+        assert not (tmp_path / "data").exists()
+        (tmp_path / "data").mkdir()  # a data folder of its own: no lock left in it
+        refused = serve_command(tmp_path, "--port", port)
+        assert refused.returncode == 2 and list((tmp_path / "data").iterdir()) == []
+    (tmp_path / "data").rmdir()
+    for host in ("192.0.2.1", "not an address"):  # not this machine's, not an address
+        refused = serve_command(tmp_path, "--host", host, "--port", "0")
+        assert refused.returncode == 2, refused.stderr
+        assert f"cannot listen on {host}" in refused.stderr
+        assert not (tmp_path / "data").exists()
+
+
+def test_serve_is_refused_where_bots_cannot_be_sandboxed_unless_no_sandbox(tmp_path):
+    import sys
+
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent)}  # no bwrap on it
+    refused = serve_command(tmp_path, "--port", "0", env=env)
+    assert refused.returncode == 2, refused.stderr
+    said = " ".join(refused.stderr.split())
+    assert "apt-get install bubblewrap" in said and "--no-sandbox" in said, said
+    assert not (tmp_path / "data").exists()
+
+
+def test_every_page_says_when_bots_run_unconfined(db, tmp_path):
+    now = time.time()
+    version = db.add_version("bob", "b" * 64, "1.0", status="testing", seen=now,
+                             folder="f", entry="bot.py")
+    db.set_current("bob", version, now)
+    tournament = db.next_tournament_id()
+    db.add_tournament(tournament, seed=1, started=now, folder="t", job={}, bots=[])
+    db.copy_matches(tournament, [{
+        "id": 1, "table_no": 0, "deal_set": 0, "seating_no": 0, "seating": ["bob", "bob"],
+        "status": "done", "hands": 3, "bankrolls": [1, -1], "culprit": None, "error": None,
+        "log_dir": None, "started": now, "finished": now}])
+    for sandbox in (False, True):
+        now_ = pages.Now(settings(tmp_path, sandbox=sandbox), None, None, None)
+        rendered = {
+            "home": pages.home(db, now_),
+            "bot": pages.bot(db, "bob", now_, lambda version: None),
+            "tournament": pages.tournament(db, db.tournament(tournament), None, now_),
+            "match": pages.match(db.match(1), [], now_),
+            "not found": pages.not_found("Nothing here.", now_),
+        }
+        for page, text in rendered.items():
+            assert ("Bots run unconfined" in text) is not sandbox, (page, sandbox)
+            assert ('class="unconfined"' in text) is not sandbox, (page, sandbox)

@@ -44,8 +44,9 @@ def serve(submissions: Path, data: Path, every: float, host: str, port: int, pla
     a bot.py; an optional VERSION file names its version (else a sha256 of its files does).
     A new version plays only after passing `pokerbots smoke` for this game and table size;
     until then the bot's previous admitted version plays. Every result is kept in --data;
-    restarting resumes an unfinished tournament. Bots run under --sandbox when bubblewrap is
-    installed (--no-sandbox to turn it off). SIGTERM or Ctrl-C stops cleanly (exit 0).
+    restarting resumes an unfinished tournament. Bots run under --sandbox (bubblewrap): where
+    it cannot confine them the service is refused, unless --no-sandbox runs them unconfined
+    (every page then says so). SIGTERM or Ctrl-C stops cleanly (exit 0).
     """
     from pokerbots.server.service.serve import ServeConfig, ServiceError
     from pokerbots.server.service.serve import serve as run_service
@@ -86,8 +87,9 @@ def command() -> click.Command:
                      help="Table size K: every combination of K admitted bots plays; the"
                           " smoke test uses tables of K too."),
         click.option("--no-sandbox", is_flag=True,
-                     help="Run bots without bubblewrap (the default is --sandbox when bwrap"
-                          " is installed)."),
+                     help="Run bots unconfined, without bubblewrap (every page says so);"
+                          " without it the service is refused where bubblewrap cannot"
+                          " confine them."),
         *shared.values(),
     ]
 

@@ -2,17 +2,21 @@
 :class:`ServeConfig`, a :class:`ServiceError` when it cannot start or cannot go on.
 
 Everything is checked before anything starts (a usage ServiceError with the reason): the
-tournament options (by the tournament's own code), the table size, the sandbox, the address
-(the port is bound here, so that a port in use is said at once), and that no other service uses
-the data folder. Then one trio loop runs the scheduler (:mod:`.scheduler`) and hypercorn
-serving the site (:mod:`.web`) until SIGTERM or Ctrl-C: the running tournament stops cleanly
-(every bot ended) and :func:`serve` returns. ``pokerbots serve`` (server/cli/serve.py) parses
-its options into the config.
+tournament options (by the tournament's own code), the table size, the sandbox (bots are
+confined unless ``sandbox`` is False: where bubblewrap cannot confine them the service is
+refused, saying how to install it), the address (the port is bound here, so that a port in use
+is said at once), and that no other service uses the data folder. A refused service leaves
+nothing behind: the data folder (and its lock) is made only once the address is bound, and
+removed again if the service is refused after that. Then one trio loop runs the scheduler
+(:mod:`.scheduler`) and hypercorn serving the site (:mod:`.web`) until SIGTERM or Ctrl-C: the
+running tournament stops cleanly (every bot ended) and :func:`serve` returns.
+``pokerbots serve`` (server/cli/serve.py) parses its options into the config.
 """
 
 from __future__ import annotations
 
 import fcntl
+import shutil
 import signal
 import socket
 from dataclasses import dataclass, field
@@ -56,11 +60,15 @@ class ServeConfig:
     port: int = 8000
     #: Table size K, of the tournaments and of the smoke test.
     players: int = 2
-    #: Bots under bubblewrap: True (it must be possible), False, or None (when bwrap is here).
+    #: Bots under bubblewrap: True or None (it must be possible), or False (unconfined).
     sandbox: bool | None = None
     #: The tournaments' options, as ``pokerbots tournament``'s keyword arguments (less bots,
     #: seed, out, scheduler and players; ``sandbox`` is the field above).
     tournament: dict = field(default_factory=dict)
+
+
+#: The file held while a service uses the data folder.
+LOCK = "service.lock"
 
 
 def _say(text: str) -> None:
@@ -90,18 +98,38 @@ def serve(config: ServeConfig) -> None:
     settings = scheduler.Settings(submissions=config.submissions.resolve(),
                                   data=config.data.resolve(), every=config.every,
                                   players=players, options=options, limits=limits)
-    lock = _lock(config.data)
     listener = _listen(config.host, config.port)
+    made = [path for path in (config.data, config.data / LOCK) if not path.exists()]
+
+    def leave_nothing() -> None:
+        listener.close()
+        for path in made:
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+
+    try:
+        lock = _lock(config.data)
+    except ServiceError:
+        leave_nothing()
+        raise
+    results = None
     try:
         results = store.open_store(settings.data)
+        _check_smoke(results, settings)
     except store.StoreError as exc:
+        if results is not None:
+            results.close()
+        lock.close()
+        leave_nothing()
         raise ServiceError(str(exc)) from None
-    _check_smoke(results, settings)
     service = scheduler.Service(settings, results)
     _say(f"pokerbots serve: bots from {settings.submissions}, data in {settings.data}")
     _say(f"{kind.title}, tables of {players}, {options['hands']:,} hands per match;"
          f" a tournament at start-up, then every {every_text(config.every)}; bots run"
-         + (" in the sandbox (bubblewrap)" if settings.sandbox else " without a sandbox"))
+         + (" in the sandbox (bubblewrap)" if settings.sandbox
+            else " UNCONFINED (--no-sandbox): they can do whatever this user can"))
     try:
         failure = trio.run(_main, service, listener, config.host)
     finally:
@@ -113,31 +141,33 @@ def serve(config: ServeConfig) -> None:
 
 
 def _sandbox(wanted: bool | None) -> bool:
-    """Whether the bots run in the sandbox: as asked (True must be possible), or, when not
-    asked, if bwrap is here."""
+    """Whether the bots run in the sandbox: unless ``wanted`` is False, they must, and a
+    machine where bubblewrap cannot confine them refuses the service (a competition runs
+    other people's code: running it unconfined is said on the command line, never chosen
+    for it)."""
     if wanted is False:
         return False
-    if wanted:
-        try:
-            sandbox.check()
-        except sandbox.SandboxUnavailable as exc:
-            raise ServiceError(str(exc), usage=True) from None
-        return True
-    return sandbox.bwrap_path() is not None
+    problem = sandbox.isolation_problem()
+    if problem is not None:
+        raise ServiceError(
+            f"the bots cannot be sandboxed here: {problem}. Install bubblewrap"
+            " (apt-get install bubblewrap), or give --no-sandbox to run them unconfined",
+            usage=True, option="--no-sandbox")
+    return True
 
 
 def _lock(data: Path):
     """Hold ``data/service.lock`` while the service runs: two services cannot share data."""
     try:
         data.mkdir(parents=True, exist_ok=True)
-        held = open(data / "service.lock", "w")
+        held = open(data / LOCK, "w")
     except OSError as exc:
         raise ServiceError(f"cannot use {data}: {exc.strerror}", usage=True,
                            option="--data") from None
     try:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        held.close()
+        held.close()  # the folder and its lock are the other service's
         raise ServiceError(f"another pokerbots serve is using {data}: stop it, or give"
                            " another --data", usage=True, option="--data") from None
     return held
