@@ -99,7 +99,8 @@ def bot_limit_options(func):
         click.option("--time-per-hand", type=seconds, default=0.05, show_default=True,
                      help="Seconds added to each bot's time bank at every hand."),
         click.option("--max-memory", type=whole, default=2048, show_default=True,
-                     metavar="MIB", help="Memory per bot (RLIMIT_DATA), in MiB; 0: no limit."),
+                     metavar="MIB", help="Memory per bot, in MiB (a memory cgroup as root, else"
+                          " RLIMIT_AS); 0: no limit."),
         click.option("--max-cpu", type=whole, default=3600, show_default=True,
                      metavar="SECONDS", help="CPU time per bot for the round; 0: no limit."),
         click.option("--max-files", type=whole, default=256, show_default=True,
