@@ -15,6 +15,7 @@ the service's parts (test_service.py).
 from __future__ import annotations
 
 import html
+import os
 import shutil
 import signal
 import sqlite3
@@ -136,10 +137,14 @@ def test_match_logs_are_plain_text_and_nothing_else_is_served(served, tmp_path):
                  "/matches/1/results.sqlite", "/matches/1/seat7.in", "/matches/2/hands.txt",
                  "/matches/1/%2Fetc%2Fpasswd", "/matches/1//etc/passwd",
                  f"/versions/{version_id}/..%2F..%2Fservice.sqlite", "/service.sqlite",
-                 "/tournaments/1/results.sqlite", "/matches/1/hands.txt%00.png"):
+                 "/tournaments/1/results.sqlite", "/matches/1/hands.txt%00.png",
+                 "/matches/99999999999999999999", "/tournaments/9223372036854775808",
+                 "/matches/99999999999999999999/hands.txt", "/versions/1%00/seat0.in",
+                 "/versions/18446744073709551616/seat0.in", "/tournaments/-1"):
         response = served.get(path)
         assert response.status == 404, (path, response.status)
         assert b"secret" not in response.body and b"SQLite" not in response.body
+    assert "Traceback" not in served.log()
 
 
 # -- new versions, restarts, an interrupted tournament ------------------------------------
@@ -193,10 +198,12 @@ def test_a_changed_bot_is_quarantined_then_admitted_and_a_restart_keeps_the_hist
 
 
 def test_a_tournament_stopped_by_sigterm_resumes_when_the_service_starts_again(tmp_path):
+    """Stopped with the service, it resumes at the next start; its process stopped alone
+    (the service running), it resumes RETRY seconds later; resumed, it outlives the threads
+    that started it (bursts of requests, idle periods longer than 10 s) and ends."""
     submissions = make_submissions(tmp_path / "submissions", good=("call", "eq", "random"))
     data = tmp_path / "data"
-    long = ("--hands", "4000", "--jobs", "1", "--every", "1h")
-    with Served(submissions, data, *long) as service:
+    with Served(submissions, data, *LONG) as service:
         service.settled(["call", "eq", "random"])
         service.wait("tournament 1 playing its second match", lambda: any(
             m[0] == "done" for m in _matches(data)))
@@ -209,9 +216,17 @@ def test_a_tournament_stopped_by_sigterm_resumes_when_the_service_starts_again(t
     played = [m for m in _matches(data) if m[0] == "done"]
     assert played and len(played) < 3
     assert not processes_mentioning(str(data / "bots")), "every bot ended"
-    with Served(submissions, data, *long) as again:
-        again.tournament_done(1)
-        assert "tournament 1: resuming" in again.log()
+    with Served(submissions, data, *LONG) as again:
+        (worker,) = again.wait("the tournament's process", lambda: processes_mentioning(
+            "pokerbots.server.service.tournaments"))
+        time.sleep(2.0)  # its matches under way
+        os.kill(worker, signal.SIGTERM)  # stopped by something else than the service
+        again.wait("tournament 1 stopped", lambda: "its process was stopped" in again.log())
+        assert _status(again, 1) == "interrupted"
+        busy_until(again, lambda: _status(again, 1) == "done")
+        log = again.log().split("The site:")[-1]  # this run's
+        assert log.count("tournament 1: resuming") == 2, log
+        assert "stopped; it resumes when the service starts" not in log, log
         standings = again.api("/api/standings")
         assert standings["tournament_id"] == 1 and standings["matches"]["done"] == 3
         assert again.stop() == 0

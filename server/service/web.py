@@ -10,6 +10,8 @@ Routes: ``/`` (standings, chart, quarantine, bots, tournaments), ``/bots/NAME``,
 ``/tournaments/ID``, ``/matches/ID`` and ``/matches/ID/FILE`` (a match's log files as plain
 text), ``/versions/ID/FILE`` (the logs of a version's failed smoke match), the JSON API
 ``/api/standings``, ``/api/bots``, ``/api/tournaments``, and ``/healthz``.
+An id in an address is at most 18 digits (:class:`IdConvertor`): any other is a 404, never
+a query that overflows SQLite's integers.
 
 A file is served only when its name is one a match writes (``hands.txt``, ``seatN.in``...)
 and its real path, links resolved, is inside the data folder: a request can never reach
@@ -29,10 +31,10 @@ from pathlib import Path
 
 from markupsafe import Markup
 from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
-from starlette.convertors import Convertor, register_url_convertor
 
 from pokerbots.server.logs import folder as folder_
 from pokerbots.server.service import pages
