@@ -91,6 +91,7 @@ def test_a_sandboxed_bot_in_a_match_sees_nothing_but_itself(planted):
     assert_blind(reports(tmp / "logs"))
 
 
+@pytest.mark.slow  # proves the snoop can find what it looks for; CI runs it (-m slow)
 def test_without_the_sandbox_the_snoop_finds_the_canary(planted):
     """The proof that the snoop works: over the normal view it finds what was planted."""
     tmp, snoop, other, _ = planted

@@ -20,6 +20,8 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from processes import pokerbots
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,6 +101,7 @@ def test_a_binary_that_crashes_before_hand_0_ranks_below_the_bot_it_left_without
     assert "<b>out</b>: its only match failed by its fault" in page
 
 
+@pytest.mark.slow  # a real tournament of 5 bots; CI runs it (-m slow)
 def test_a_kuhn_only_bot_in_holdem_ranks_below_every_honest_bot_and_loses_the_runoff(tmp_path):
     out = tmp_path / "t"
     result = pokerbots("tournament", f"call={CALL}", f"r1={RANDOM} --seed 1",
@@ -145,6 +148,7 @@ def test_a_kuhn_only_bot_in_holdem_ranks_below_every_honest_bot_and_loses_the_ru
     assert ">units</th>" in site and "out: dropped after 3 faults (--max-faults 3)" in site
 
 
+@pytest.mark.slow  # a real tournament of 5 bots; CI runs it (-m slow)
 def test_a_bot_that_breaks_a_rule_every_match_is_out_under_a_high_max_faults(tmp_path):
     out = tmp_path / "t"
     result = pokerbots("tournament", f"call={CALL}", f"random={RANDOM} --seed 4",
