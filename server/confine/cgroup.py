@@ -38,20 +38,25 @@ def root() -> Path | None:
     return None
 
 
+def _probe(controller: str, base: Path | None, make) -> str | None:
+    """Why cgroups of ``controller`` cannot be used under ``base`` (None: they can), found by
+    making one with ``make(name)`` and removing it."""
+    if os.geteuid() != 0:
+        return f"the server is not root ({controller} cgroups are used only as root)"
+    if base is None:
+        return f"no writable cgroup hierarchy with the {controller} controller was found"
+    try:
+        group = make(f"pokerbots-{controller}-probe-{os.getpid()}")
+    except OSError as exc:
+        return f"a {controller} cgroup cannot be created under {base} ({exc.strerror})"
+    group.remove()
+    return None
+
+
 @functools.cache
 def problem() -> str | None:
     """Why pids cgroups cannot be used here (None: they can); tried once per process."""
-    if os.geteuid() != 0:
-        return "the server is not root (pids cgroups are used only as root)"
-    base = root()
-    if base is None:
-        return "no writable cgroup hierarchy with the pids controller was found"
-    try:
-        group = PidsGroup.create(f"pokerbots-probe-{os.getpid()}", 64)
-    except OSError as exc:
-        return f"a pids cgroup cannot be created under {base} ({exc.strerror})"
-    group.remove()
-    return None
+    return _probe("pids", root(), lambda name: PidsGroup.create(name, 64))
 
 
 class PidsGroup:
@@ -138,16 +143,7 @@ def memory_root() -> Path | None:
 @functools.cache
 def memory_problem() -> str | None:
     """Why memory cgroups cannot be used here (None: they can); tried once per process."""
-    if os.geteuid() != 0:
-        return "the server is not root (memory cgroups are used only as root)"
-    if memory_root() is None:
-        return "no writable cgroup hierarchy with the memory controller was found"
-    try:
-        group = MemoryGroup.create(f"pokerbots-memprobe-{os.getpid()}", 64)
-    except OSError as exc:
-        return f"a memory cgroup cannot be created under {memory_root()} ({exc.strerror})"
-    group.remove()
-    return None
+    return _probe("memory", memory_root(), lambda name: MemoryGroup.create(name, 64))
 
 
 class MemoryGroup(PidsGroup):
