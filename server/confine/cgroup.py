@@ -23,19 +23,26 @@ V2_ROOT = Path("/sys/fs/cgroup")
 V1_ROOT = Path("/sys/fs/cgroup/pids")
 
 
-@functools.cache
-def root() -> Path | None:
-    """The folder where this server may create pids cgroups, or None."""
-    if not os.geteuid() == 0:
+def _writable_root(controller: str, v1: Path, v1_files: tuple[str, ...]) -> Path | None:
+    """The folder where this server (as root) may create cgroups of ``controller``: the v2
+    root when the controller is enabled there, else the v1 hierarchy ``v1`` (known by one of
+    ``v1_files``); None when neither is writable."""
+    if os.geteuid() != 0:
         return None
     try:
-        if "pids" in (V2_ROOT / "cgroup.subtree_control").read_text().split():
+        if controller in (V2_ROOT / "cgroup.subtree_control").read_text().split():
             return V2_ROOT if os.access(V2_ROOT, os.W_OK) else None
     except OSError:
         pass
-    if (V1_ROOT / "pids.current").exists() or (V1_ROOT / "cgroup.procs").exists():
-        return V1_ROOT if os.access(V1_ROOT, os.W_OK) else None
+    if any((v1 / name).exists() for name in v1_files):
+        return v1 if os.access(v1, os.W_OK) else None
     return None
+
+
+@functools.cache
+def root() -> Path | None:
+    """The folder where this server may create pids cgroups, or None."""
+    return _writable_root("pids", V1_ROOT, ("pids.current", "cgroup.procs"))
 
 
 def _probe(controller: str, base: Path | None, make) -> str | None:
@@ -128,16 +135,7 @@ V1_MEMORY = Path("/sys/fs/cgroup/memory")
 def memory_root() -> Path | None:
     """The folder where this server may create memory cgroups (v2: the same as the pids
     groups', with the ``memory`` controller enabled; v1: the ``memory`` hierarchy), or None."""
-    if os.geteuid() != 0:
-        return None
-    try:
-        if "memory" in (V2_ROOT / "cgroup.subtree_control").read_text().split():
-            return V2_ROOT if os.access(V2_ROOT, os.W_OK) else None
-    except OSError:
-        pass
-    if (V1_MEMORY / "memory.limit_in_bytes").exists() and os.access(V1_MEMORY, os.W_OK):
-        return V1_MEMORY
-    return None
+    return _writable_root("memory", V1_MEMORY, ("memory.limit_in_bytes",))
 
 
 @functools.cache

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pokerbots.protocol import games as protocol_games
 from pokerbots.protocol.wire import Shape, join, rotate
@@ -168,11 +168,13 @@ class GameType:
     allin_equity: bool = False
     read_round: Callable[[int, list[int], int, dict[str, str]], dict] | None = None
 
-    @property
-    def shape(self) -> Shape:
-        """What the game adds to the protocol's messages: the protocol's own table says it
-        (:mod:`pokerbots.protocol.games`), for the client library reads it too."""
-        return protocol_games.get(self.name).shape
+    #: What the game adds to the protocol's messages: the protocol's own table says it
+    #: (:mod:`pokerbots.protocol.games`), for the client library reads it too. Looked up once
+    #: here, since every hand's messages are rendered by it.
+    shape: Shape = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", protocol_games.get(self.name).shape)
 
     def from_round(self, players: int, blinds: list[int], button: int,
                    lines: dict[str, str]) -> Game:
