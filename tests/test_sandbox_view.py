@@ -72,6 +72,7 @@ def assert_blind(text: str) -> None:
     assert guesses and all(g.startswith("random ") for g in guesses)
 
 
+@pytest.mark.slow  # a real duplicate tournament; CI runs it (-m slow)
 def test_a_sandboxed_bot_in_a_tournament_sees_nothing_but_itself(planted):
     tmp, snoop, other, _ = planted
     out = tmp / "out"
