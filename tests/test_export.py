@@ -28,7 +28,7 @@ MATCHES = {
     "ante-stacks": (["--game", "holdem-nl", "--ante", "5", "--stack", "300,250,80"],
                     [f"{RANDOM_BOT} --seed 1", CALL_BOT, f"{RANDOM_BOT} --seed 2"]),
     "limit-2p": (["--game", "holdem-limit"], [f"{RANDOM_BOT} --seed 3", CALL_BOT]),
-    "kuhn-3p": (["--game", "kuhn"], [f"{RANDOM_BOT} --seed 4", CALL_BOT, RANDOM_BOT]),
+    "kuhn-3p": (["--game", "kuhn"], [RANDOM_BOT] * 3),  # three copies of one bot
 }
 
 
@@ -63,23 +63,47 @@ def records(match: Path) -> list[dict]:
 # -- PHH -----------------------------------------------------------------------------------------
 
 
+def strict_replay(path: Path):
+    """PokerKit's ``State`` after every action of the PHH file at ``path``, applied one by one
+    in the file's order: an action out of the place where PokerKit's state machine expects it
+    raises ValueError (the lenient ``HandHistory`` iterator would step over it)."""
+    from pokerkit import HandHistory
+    from pokerkit.notation import parse_action
+
+    with open(path, "rb") as f:
+        history = HandHistory.load(f)
+    state = history.create_state()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PokerKit warns about cards it would not deal
+        for action in history.actions:
+            if action.startswith("d db") and state.can_burn_card():
+                state.burn_card("??")
+            try:
+                parse_action(state, action)
+            except ValueError as exc:
+                raise AssertionError(f"{path.name}: {action!r} refused: {exc}") from None
+    assert not state.status, f"{path.name}: the hand is not over after its last action"
+    return state
+
+
 @pytest.mark.parametrize("name", ["ante-stacks", "limit-2p"])
 def test_pokerkit_replays_every_phh_file_to_the_recorded_stacks(matches, name):
-    from pokerkit import HandHistory
-
     match = matches[name]
     code, output = export(match, "--format", "phh")
     assert code == 0 and f"Wrote 30 PHH files to {match / 'export-phh'}" in output
+    run_outs = 0
     for record in records(match):
         path = match / "export-phh" / f"hand{record['hand']:06d}.phh"
         fields = phh_fields(path)
         seats = [s - 1 for s in fields["seats"]]
         assert fields["finishing_stacks"] == [record["stacks_end"][s] for s in seats]
-        with open(path, "rb") as f, warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # PokerKit warns about cards it would not deal
-            history = HandHistory.load(f)
-            *_, state = history
+        state = strict_replay(path)
         assert list(state.stacks) == fields["finishing_stacks"], path.name
+        actions = fields["actions"]
+        shown = [i for i, a in enumerate(actions) if " sm " in a]
+        run_outs += bool(shown) and actions[-1].startswith("d db")
+    if name == "ante-stacks":  # short stacks: hands go all-in before the river
+        assert run_outs >= 3
 
 
 def test_a_phh_file_says_what_the_hand_was(matches):
@@ -135,7 +159,24 @@ def test_the_dealers_code_reads_the_acpc_log(matches, log_check, name, tmp_path)
     summary = json.loads((match / "summary.json").read_text())
     totals, names = lines[-1].split(":")[1:]
     assert [int(v) for v in totals.split("|")] == summary["bankrolls"]
-    assert names.split("|") == [b.replace(" ", "_") for b in summary["bots"]]
+    names = names.split("|")
+    words = [b.replace(" ", "_") for b in summary["bots"]]  # a name is one word
+    if name == "kuhn-3p":  # the same bot in three seats: named by its seat
+        assert names == [f"{w}-seat{s}" for s, w in enumerate(words)]
+    else:
+        assert names == words
+    for line in lines[1:-1]:  # every hand's names are the match's, by position
+        assert sorted(line.rsplit(":", 1)[1].split("|")) == sorted(names)
+
+
+def test_acpc_names_are_one_safe_word_per_seat():
+    """Labels with the log's separators (``:`` and ``|``) and spaces, and a label shared by two
+    seats, still give every seat its own name of one word."""
+    from pokerbots.server.logs import acpc_format
+
+    names = acpc_format.log_names(["a:b|c d", "x.py", "x.py", "a_b_c_d"])
+    assert names == ["a_b_c_d-seat0", "x.py-seat1", "x.py-seat2", "a_b_c_d-seat3"]
+    assert all(":" not in n and "|" not in n and " " not in n for n in names)
 
 
 def test_the_acpc_log_by_default_sits_in_the_match_folder(matches):

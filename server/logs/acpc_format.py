@@ -23,6 +23,7 @@ ACPC's top ranks with one suit per copy of a rank, given out in the order the co
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from pokerbots.server.games.base import Game, blind_seats
@@ -289,3 +290,16 @@ def log_name(label: str) -> str:
     """A bot's label as a name in the log: the dealer's names are single words, and ``:`` and
     ``|`` separate fields there."""
     return "".join(c if c.isalnum() or c in "._-/+@" else "_" for c in label) or "_"
+
+
+def log_names(labels: list[str]) -> list[str]:
+    """The name of each seat's bot in the log, in seat order: its label as :func:`log_name`
+    makes it, followed by ``-seatN`` (N the seat, from 0, as the match numbers them) where two
+    seats would otherwise share a name (three copies of one bot), so every result and the
+    ``SCORE`` line can be told apart."""
+    names = [log_name(label) for label in labels]
+    count = Counter(names)
+    names = [f"{name}-seat{s}" if count[name] > 1 else name for s, name in enumerate(names)]
+    if len(set(names)) < len(names):  # a label that already ended in -seatN: number them all
+        names = [f"seat{s}-{log_name(label)}" for s, label in enumerate(labels)]
+    return names

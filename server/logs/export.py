@@ -6,7 +6,8 @@
   who reached a showdown, the players (the bots' labels), seats and final stacks.
 * ``acpc``: the ACPC dealer's log format, ``LOGDIR/match.acpc.log`` by default: a ``STATE``
   line per hand (the betting, every hole card by position, the board, each position's result,
-  the bots by position) and the ``SCORE`` line (each bot's total, in seat order), with the
+  the bots by position, each seat's bot named once: :func:`acpc_format.log_names`) and the
+  ``SCORE`` line (each bot's total, in seat order), with the
   game definition file beside it (``match.acpc.game``), so the ACPC's analysis tools read our
   matches.
 
@@ -151,15 +152,17 @@ def phh_text(game: Game, record: dict, labels: list[str], title: str) -> str:
         else:
             actions.append(f"p{player[act.seat]} cbr {act.front}")
     live = [s for s in seats if not hand.folded[s]]
-    if len(live) > 1:  # a showdown: the board runs out, every player still in shows
-        while street < len(structure.streets) - 1:
-            street += 1
-            actions.append(f"d db {''.join(board[shown_after[street - 1]:shown_after[street]])}")
+    if len(live) > 1:  # a showdown: every player still in shows, then the board runs out
+        # (PokerKit's state machine has the players show as soon as the betting is over, so
+        # after an all-in before the river the cards are shown before the rest of the board)
         last = [a.seat for a in acts if a.word == RAISE and a.street == acts[-1].street]
         first = seats.index(last[-1]) if last else 0
         for s in seats[first:] + seats[:first]:
             if s in live:
                 actions.append(f"p{player[s]} sm {''.join(hand.holes[s])}")
+        while street < len(structure.streets) - 1:
+            street += 1
+            actions.append(f"d db {''.join(board[shown_after[street - 1]:shown_after[street]])}")
     fields["actions"] = actions
     fields["event"] = title
     fields["hand"] = record["hand"]
@@ -198,7 +201,7 @@ def acpc_lines(game: Game, records: list[dict], labels: list[str], summary: dict
     spec = acpc_format.AcpcGame.of(game)
     cards = acpc_format.Cards(game.deck)
     n = game.players
-    names = [acpc_format.log_name(label) for label in labels]
+    names = acpc_format.log_names(labels)
     lines = [f"# name/game/hands/seed {acpc_format.log_name(title)} {game.name}.{n}p.game"
              f" {len(records)} {summary.get('seed') or 0}"]
     for record in records:
