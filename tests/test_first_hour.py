@@ -111,3 +111,43 @@ def test_without_bubblewrap_a_tournament_says_once_that_bots_share_a_namespace(t
     assert result.returncode == 0, result.stderr
     assert result.stderr.count("bots run without a PID namespace of their own, because"
                                " bubblewrap (bwrap) is not installed") == 1
+
+
+# -- the rough edges of the first hour -----------------------------------------------------------
+
+
+def usage_error(*args, cwd=None) -> str:
+    """``pokerbots ARGS`` in this process (in ``cwd``), which must be a usage error (exit 2):
+    its message, on one line."""
+    from click.testing import CliRunner
+
+    from pokerbots.server.cli.main import main
+
+    old = os.getcwd()
+    os.chdir(cwd or old)
+    try:
+        result = CliRunner().invoke(main, [str(a) for a in args])
+    finally:
+        os.chdir(old)
+    assert result.exit_code == 2, result.output
+    return " ".join(result.output.split())
+
+
+def test_a_path_with_a_space_under_a_folder_is_told_to_be_quoted(tmp_path):
+    """``"bots v2/b.py"`` where ``bots`` is a folder too: the space is the problem, not the
+    folder."""
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots v2").mkdir()
+    shutil.copy(KUHN_BOT, tmp_path / "bots v2" / "b.py")
+    says = usage_error("run", "bots v2/b.py", KUHN_BOT, "--logs", tmp_path / "logs",
+                       cwd=tmp_path)
+    assert "the path has a space in it" in says and "quote the path" in says, says
+    assert "is a directory" not in says
+    assert not (tmp_path / "logs").exists()
+
+
+def test_a_tournament_of_one_bot_and_the_standings_of_nothing_say_so(tmp_path):
+    says = usage_error("tournament", KUHN_BOT, "--out", tmp_path / "t")
+    assert "a tournament needs at least 2 bots, and 1 is given" in says, says
+    says = usage_error("standings", tmp_path / "nope")
+    assert f"{tmp_path / 'nope'} does not exist" in says, says

@@ -52,7 +52,7 @@ def parse_program(arg: str) -> BotSpec:
     if not words:
         raise BotSpecError("an empty bot argument: give a path to a bot program")
     program, rest = words[0], words[1:]
-    if len(words) > 1 and os.path.isfile(arg) and not os.path.exists(program):
+    if len(words) > 1 and os.path.isfile(arg) and not os.path.isfile(program):
         quoted = shlex.quote(arg)
         raise BotSpecError(
             f"bot {arg!r}: the path has a space in it, and a bot argument is a command line that"

@@ -146,6 +146,8 @@ def run_tournament(config: TournamentConfig) -> Ending:
         entrants = parse_entrants(list(config.bots))
     except BotSpecError as exc:
         raise TournamentError(str(exc), usage=True) from None
+    if len(entrants) < 2:
+        raise TournamentError("a tournament needs at least 2 bots, and 1 is given", usage=True)
     kind = games.get(config.game)
     k = config.players if config.players is not None else min(len(entrants), kind.max_players)
     if k > len(entrants):
@@ -347,6 +349,9 @@ def _write(path: Path, text: str) -> None:
 def read_tournament(folder: Path) -> tuple[dict, list[dict]]:
     """The standings and the matches of the tournament in ``folder`` (a usage
     TournamentError if there is none)."""
+    if not folder.exists():
+        raise TournamentError(f"{folder} does not exist: give a tournament's --out folder",
+                              usage=True)
     try:
         results = results_store.open_store(folder)
     except StoreError as exc:
