@@ -245,3 +245,43 @@ def test_a_remote_player_is_allowed_with_the_flag(tmp_path):
         "run", "http://192.0.2.1:9/", CALL_BOT, "--game", "holdem-nl", "--hands", "1",
         "--allow-remote-bots", "--startup-timeout", "1", "--logs", str(tmp_path)])
     assert result.exit_code == 1, result.output
+
+
+def lean_poker_hand(stacks, player_answers, button_replies):
+    """One hand of three players, 5/10 blinds, the button on seat 2 (who acts first and plays
+    ``button_replies``), the Lean Poker player in seat 0 (the small blind) answering
+    ``player_answers``, the big blind checking or calling: the requests the player got."""
+    deal = Deal((("Ah", "Kd"), ("Qs", "Qc"), ("2c", "7d")), ("3h", "8h", "9s", "Td", "4c"))
+    referee = Referee(make_game("holdem-nl", 3, stack=tuple(stacks)), random.Random(1),
+                      hands=1, button=2, deals=[deal])
+    seat = LeanPokerSeat("http://127.0.0.1:1/")
+    seat.player = Recorder(player_answers)
+    client = Client(seat, game="holdem-nl", check=False)
+    seat.client = client
+    replies = list(button_replies)
+    others = [Client(lambda s: s.check_or_call(), game="holdem-nl"),
+              Client(lambda s: replies.pop(0) if replies else s.check_or_call(),
+                     game="holdem-nl")]
+    play_local(referee, [client, *others])
+    return [state for a, state in seat.player.requests if a == "bet_request"]
+
+
+def test_minimum_raise_is_the_tables_not_what_the_players_stack_allows():
+    """The button raises to 40 (a raise of 30): the minimum raise is 30 for everyone, also for
+    the small blind whose 40 chips behind cannot make it (it can only go all-in, for less)."""
+    (request,) = lean_poker_hand([45, 2000, 2000], [40], ["BET 40"])
+    assert request["current_buy_in"] == 40 and request["minimum_raise"] == 30
+    assert request["players"][0]["stack"] == 40
+
+
+def test_minimum_raise_stays_the_last_full_raise_when_raising_is_closed():
+    """The player raises to 40 (by 30); the short button's all-in to 45 adds 5, which does not
+    reopen the betting: facing it, the minimum raise is still 30, and an answer that would
+    raise (Lean Poker's server would take it) can only call, the way an answer between the
+    call and a raise is read."""
+    requests = lean_poker_hand([2000, 2000, 45], [35, 500, 0, 0, 0], ["BET 10", "BET 45"])
+    first, second = requests[:2]
+    assert first["current_buy_in"] == 10 and first["minimum_raise"] == 10  # the big blind
+    assert second["current_buy_in"] == 45 and second["minimum_raise"] == 30
+    assert second["players"][0]["bet"] == 40  # and its 500 called the 5 more
+    assert requests[2]["players"][0]["bet"] == 45

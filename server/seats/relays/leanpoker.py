@@ -9,16 +9,19 @@ shows in the results next to the address.
 The game state follows Lean Poker's own server where its document is loose: ``round`` is the
 hand number from 0, ``bet`` and ``current_buy_in`` count the chips bet over the whole hand
 (blinds, calls, bets and raises; a dead ante is no bet, it is in the pot), ``pot`` is every chip
-in the middle, ``minimum_raise`` is what a raise must add above the call, ``dealer`` the button,
-``bet_index`` the number of actions taken in the hand so far, ``orbits`` the completed turns of
-the button, ``tournament_id`` and ``game_id`` one id per round. Players are listed from this
+in the middle, ``minimum_raise`` what a raise must add above the call at this table (the big
+blind, then the street's largest full raise: not capped by the player's stack), ``dealer`` the
+button, ``bet_index`` the number of actions taken in the hand so far, ``orbits`` the completed
+turns of the button, ``tournament_id`` and ``game_id`` one id per round. Players are listed from this
 seat (``in_action`` is 0), clockwise, named ``player N`` (``you`` first), with their hole cards
 when known (one's own; others' after a showdown that showed them).
 
 The answer is read as Lean Poker's server reads it: the chips to add now, an integer. All of a
 stack or more goes all-in (a call when no raise is allowed); 0 checks when there is nothing to
 call; less than the call folds; at least the call plus ``minimum_raise`` raises by the
-difference; anything between is a call. A negative number or a body that is not an integer is
+difference; anything between is a call. A raise the rules do not allow here (a short all-in
+did not reopen the betting, which Lean Poker's server does not know) is read as a call, as an
+answer too small to raise is. A negative number or a body that is not an integer is
 a fault of the seat, as are a refused connection, an HTTP error status and a timeout (the
 server's reply limit covers the whole round trip).
 """
@@ -224,11 +227,10 @@ class LeanPokerSeat(Relay):
         players = self._players(state.stacks, bets, hand.folded,
                                 [s == 0 for s in hand.stacks_start], shown)
         game_state = self._common(players, sum(hand.total), state.board)
-        legal = state.legal
-        if legal.raise_min is not None:
-            game_state["minimum_raise"] = legal.raise_min - max(state.fronts)
-        else:
-            game_state["minimum_raise"] = hand.inc
+        # The table's minimum raise, as Lean Poker's server keeps it: the big blind, then the
+        # largest full raise of the street; the same whether or not this player's stack can
+        # make it or the betting is open to it (its answer is then read as a call or all-in).
+        game_state["minimum_raise"] = hand.inc
         return game_state
 
     def showdown_state(self, result) -> dict:
