@@ -12,9 +12,9 @@ hand number from 0, ``bet`` and ``current_buy_in`` count the chips bet over the 
 in the middle, ``minimum_raise`` what a raise must add above the call at this table (the big
 blind, then the street's largest full raise: not capped by the player's stack), ``dealer`` the
 button, ``bet_index`` the number of actions taken in the hand so far, ``orbits`` the completed
-turns of the button, ``tournament_id`` and ``game_id`` one id per round. Players are listed from this
-seat (``in_action`` is 0), clockwise, named ``player N`` (``you`` first), with their hole cards
-when known (one's own; others' after a showdown that showed them).
+turns of the button, ``tournament_id`` and ``game_id`` one id per round. Players are listed
+from this seat (``in_action`` is 0), clockwise, named ``player N`` (``you`` first), with their
+hole cards when known (one's own; others' after a showdown that showed them).
 
 The answer is read as Lean Poker's server reads it: the chips to add now, an integer. All of a
 stack or more goes all-in (a call when no raise is allowed); 0 checks when there is nothing to
