@@ -10,7 +10,10 @@ known hand are checked in-process, with the HTTP side replaced by a recorder.
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -27,7 +30,7 @@ from pokerbots.server.match.referee import Referee
 from pokerbots.server.seats.relays.leanpoker import LeanPokerSeat
 
 from leanpoker_player import VERSION, Player, PlayerServer
-from processes import only_match_dir, processes_mentioning
+from processes import RUN_MARK, only_match_dir, processes_mentioning
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = str(ROOT / "bots" / "random_bot.py")
@@ -144,8 +147,25 @@ def run(url: str, tmp_path: Path, *args, opponents=(RANDOM_BOT, CALL_BOT)):
     return result, logs
 
 
+RELAY = "pokerbots.server.seats.relays.leanpoker"
+
+
+@pytest.fixture
+def another_run():
+    """A process of another run on the same machine (a match, a service, another checkout's
+    tests) whose command line names the Lean Poker relay: no test of this run counts it."""
+    env = {k: v for k, v in os.environ.items() if k != RUN_MARK}
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", RELAY],
+                             env=env)
+    try:
+        yield other
+    finally:
+        other.kill()
+        other.wait()
+
+
 @pytest.mark.parametrize("hands", [20, pytest.param(1000, marks=pytest.mark.slow)])
-def test_a_lean_poker_player_plays_a_round_without_a_fault(tmp_path, hands):
+def test_a_lean_poker_player_plays_a_round_without_a_fault(tmp_path, hands, another_run):
     player = Player(seed=2)
     with PlayerServer(player) as server:
         result, logs = run(server.url, tmp_path, "--hands", hands)
@@ -159,7 +179,16 @@ def test_a_lean_poker_player_plays_a_round_without_a_fault(tmp_path, hands):
     assert actions.count("showdown") == hands and actions.count("bet_request") >= hands
     rounds = {s["round"] for a, s in player.requests if a == "showdown"}
     assert rounds == set(range(hands))
-    assert processes_mentioning("pokerbots.server.seats.relays.leanpoker") == []
+    assert processes_mentioning(RELAY) == []  # no relay of this run is left
+    ours = subprocess.Popen([sys.executable, "-c", "import sys, time; print(flush=True);"
+                             " time.sleep(60)", RELAY], stdout=subprocess.PIPE)
+    try:  # while one of this run's would be seen (once it runs: it says so)
+        ours.stdout.readline()
+        assert processes_mentioning(RELAY) == [ours.pid]
+    finally:
+        ours.kill()
+        ours.wait()
+        ours.stdout.close()
 
 
 # -- faults of the seat --------------------------------------------------------------------------
