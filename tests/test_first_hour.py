@@ -151,3 +151,36 @@ def test_a_tournament_of_one_bot_and_the_standings_of_nothing_say_so(tmp_path):
     assert "a tournament needs at least 2 bots, and 1 is given" in says, says
     says = usage_error("standings", tmp_path / "nope")
     assert f"{tmp_path / 'nope'} does not exist" in says, says
+
+
+# Written for Hold'em with the client library: it reads its second hole card, which a Kuhn
+# hand does not have, so it fails the same way at the start of every Kuhn match.
+HOLDEM_ONLY = '''
+from pokerbots.protocol.client import Bot, run
+
+
+class HoldemOnly(Bot):
+    def on_hand_start(self, hand, cards, button):
+        self.pair = cards[0][0] == cards[1][0]
+
+    def decide(self, state):
+        return state.check_or_call()
+
+
+run(HoldemOnly())
+'''
+
+
+def test_smoke_gives_up_a_game_the_bot_cannot_start_and_names_the_one_to_try(tmp_path):
+    """Without --game, a Hold'em bot fails every Kuhn match at its start: after the first few
+    identical failures smoke plays no more of them (22 are planned) and names the game."""
+    bot = tmp_path / "holdem_only.py"
+    bot.write_text(HOLDEM_ONLY)
+    result = pokerbots("smoke", bot, "--logs", tmp_path / "logs", timeout=60)
+    assert result.returncode == 1, result.stdout + result.stderr
+    out = result.stdout
+    assert "22 matches of 30 hands" in out and out.count("FAIL  kuhn") == 3
+    assert ("the first 3 kuhn matches failed the same way before their first hand was over:"
+            " the others are not played") in out
+    assert "3 matches in " in out and "19 not played (the same failure at the start of kuhn)" in out
+    assert "Try --game holdem-nl or --game holdem-limit." in out

@@ -1,7 +1,8 @@
 """``pokerbots smoke BOT``: short matches against random bots, made for CI.
 
 The command line of :mod:`pokerbots.server.play.smoke`: it checks the options, plays the
-planned matches one line each, prints each distinct failure's paragraph once and the summary,
+planned matches one line each (a game whose first matches all fail the same way at the start
+is given up), prints each distinct failure's paragraph once, the summary and the game to try,
 and writes the JUnit report if asked.
 
 Exit code: 0 every match passed, 1 BOT broke a rule in at least one, 2 bad command line,
@@ -24,10 +25,12 @@ from pokerbots.server.confine import sandbox
 from pokerbots.server.errors import Exit, ServerFault
 from pokerbots.server.play.match import MatchSetupError, limits_from_options
 from pokerbots.server.play.smoke import (
+    EARLY_REPEATS,
     Result,
     format_line,
     plan,
     run_case,
+    same_early_failures,
     suggest_games,
     write_junit,
 )
@@ -142,6 +145,7 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
     first: dict[tuple[str, str], Result] = {}  # each distinct failure, where it was first seen
     started = time.perf_counter()
     status = None
+    given_up: dict[str, int] = {}  # games whose other matches are not played, and how many
     if tty:
         from rich.console import Console
 
@@ -149,6 +153,9 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
         status.start()
     try:
         for case in cases:
+            if case.game in given_up:
+                given_up[case.game] += 1
+                continue
             if status is not None:
                 status.update(f"playing {case.name}")
             try:
@@ -171,6 +178,10 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
                     click.echo(_indent(f"Reproduce: {result.command}") + "\n")
                 else:
                     click.echo(f"      (the same failure as {seen.case.name}, above)")
+            if not result.passed and same_early_failures(results, case.game):
+                given_up[case.game] = 0
+                click.echo(f"      (the first {EARLY_REPEATS} {case.game} matches failed the same"
+                           f" way before their first hand was over: the others are not played)")
             if status is not None:
                 status.start()
             if exitfirst and not result.passed:
@@ -190,8 +201,12 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
         summary += f", {len(failed)} failed"
     if errors:
         summary += f", {len(errors)} internal errors"
-    if len(results) < len(cases):
-        summary += f", {len(cases) - len(results)} not played (--exitfirst)"
+    skipped = sum(given_up.values())
+    if skipped:
+        summary += (f", {skipped} not played (the same failure at the start of "
+                    + " and ".join(given_up) + ")")
+    if len(results) + skipped < len(cases):
+        summary += f", {len(cases) - len(results) - skipped} not played (--exitfirst)"
     click.echo(summary)
     if len(first) > 0 and len(failed) + len(errors) > 1:
         click.echo(f"{len(first)} distinct failure{'s' if len(first) > 1 else ''}:")

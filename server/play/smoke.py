@@ -8,7 +8,9 @@ whole error paragraph and the path of the failing seat's transcript (``seatN.in`
 ``./mybot < seatN.in`` replays without a server.
 
 This module plans the matches (:func:`plan`), plays and judges one (:func:`run_case`, a
-:class:`Result`), and writes the JUnit report (:func:`write_junit`).
+:class:`Result`), tells when a game's first matches all failed the same way at the start
+(:func:`same_early_failures`: its others are then not played) and which game the bot plays
+instead (:func:`suggest_games`), and writes the JUnit report (:func:`write_junit`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ from pokerbots.server.seats.runner import Limits
 
 #: Table sizes played by default (each capped to what the game allows).
 DEFAULT_PLAYERS = (2, 3, 6)
+#: A game's first matches that fail the same way before their first hand is over, after which
+#: its other matches are not played (:func:`same_early_failures`): the bot cannot start it.
+EARLY_REPEATS = 3
 
 
 @dataclass(frozen=True)
@@ -201,6 +206,17 @@ def write_junit(results: list[Result], path: Path, bot_label: str, seconds: floa
     ET.indent(tree)
     path.parent.mkdir(parents=True, exist_ok=True)
     tree.write(path, encoding="utf-8", xml_declaration=True)
+
+
+def same_early_failures(results: list[Result], game: str) -> bool:
+    """Whether the matches of ``game`` played so far are :data:`EARLY_REPEATS` or more, and
+    every one failed the same way, by the bot under test, before its first hand was over (the
+    bot cannot play this game at all: its other matches would only repeat the failure, a
+    time-out costing seconds each)."""
+    mine = [r for r in results if r.case.game == game]
+    return (len(mine) >= EARLY_REPEATS
+            and all(not r.passed and not r.internal and r.hand in (None, 0) for r in mine)
+            and len({r.failure for r in mine}) == 1)
 
 
 def suggest_games(results: list[Result], spec: BotSpec, **play) -> list[str]:
