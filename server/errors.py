@@ -63,10 +63,17 @@ class BotFault(Exception):
         return "\n".join(parts)
 
     def received_text(self) -> str | None:
-        """The reply quoted for a person (undecodable bytes escaped, at most QUOTE characters)."""
+        """The reply quoted for a person (at most QUOTE characters). Bytes that are not UTF-8
+        are called that and shown as backslash escapes (``"\\xff\\xfe"``), quoted as they are."""
         if self.received is None:
             return None
-        text = self.received.decode("utf-8", "backslashreplace")
+        try:
+            text = self.received.decode("utf-8")
+        except UnicodeDecodeError:
+            text = self.received.decode("utf-8", "backslashreplace")
+            more = f" (the first {QUOTE} of {len(text)} characters)" if len(text) > QUOTE else ""
+            return (f'"{text[:QUOTE]}"{more}, bytes that are not UTF-8 text (shown here as'
+                    " backslash escapes; the protocol's lines are UTF-8)")
         if len(text) > QUOTE:
             return repr(text[:QUOTE]) + f" (the first {QUOTE} of {len(text)} characters)"
         return repr(text)

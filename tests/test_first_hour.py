@@ -184,3 +184,56 @@ def test_smoke_gives_up_a_game_the_bot_cannot_start_and_names_the_one_to_try(tmp
             " the others are not played") in out
     assert "3 matches in " in out and "19 not played (the same failure at the start of kuhn)" in out
     assert "Try --game holdem-nl or --game holdem-limit." in out
+
+
+def run_in_process(*args):
+    """``pokerbots run ARGS`` in this process (the bots are processes): exit code, stderr."""
+    from click.testing import CliRunner
+
+    from pokerbots.server.cli.main import main
+
+    result = CliRunner().invoke(main, ["run", *map(str, args)])
+    return result.exit_code, result.stderr
+
+
+# Plays by the client library, but from hand 2 on answers the Money totals wrongly.
+WRONG_MONEY = '''
+import sys
+from pokerbots.protocol.client import Client
+
+client = Client(lambda state: state.check_or_call(), check=False)
+for line in sys.stdin.buffer:
+    reply = client.feed(line)
+    if reply is not None:
+        if reply.startswith(b"Money:") and client.hands_played >= 2:
+            reply = b"Money: 1,-1"
+        sys.stdout.buffer.write(reply + b"\\n")
+        sys.stdout.buffer.flush()
+        if client.done:
+            break
+'''
+
+
+def test_wrong_money_shows_the_whole_end_hand_message_it_answered(tmp_path):
+    bot = tmp_path / "money.py"
+    bot.write_text(WRONG_MONEY)
+    code, err = run_in_process(bot, ROOT / "bots" / "call_bot.py", "--game", "holdem-nl",
+                               "--hands", 5, "--seed", 3, "--logs", tmp_path / "logs")
+    assert code == 1, err
+    assert "failed in hand 1: the Money totals are wrong." in err
+    sent = err.split("The server sent:\n", 1)[1].split("The bot replied: ", 1)[0].splitlines()
+    assert sent[0] == "    end_hand" and sent[-2:] == ["    EndAction: OK"] * 2
+    assert any(t.startswith("    Stacks: ") for t in sent), sent
+    assert any(t.startswith("    Pots: ") for t in sent), sent
+    assert "The bot replied: 'Money: 1,-1'" in err
+
+
+def test_bytes_that_are_not_utf8_are_called_that_and_quoted_readably(tmp_path):
+    bot = tmp_path / "bytes.py"
+    bot.write_text('import sys\nsys.stdout.buffer.write(b"\\xff\\xfe\\n")\nsys.stdout.flush()\n'
+                   "sys.stdin.read()\n")
+    code, err = run_in_process(bot, KUHN_BOT, "--hands", 2, "--logs", tmp_path / "logs")
+    assert code == 1, err
+    assert ('The bot replied: "\\xff\\xfe", bytes that are not UTF-8 text (shown here as'
+            " backslash escapes; the protocol's lines are UTF-8)") in err, err
+    assert "\\\\x" not in err  # each byte escaped once, not the escape escaped again

@@ -117,6 +117,7 @@ class Referee:
         self._order: list[list[int]] = [rotate(list(range(n)), v) for v in range(n)]
         self._hand: Hand | None = None
         self._ended_hand: int | None = None  # the hand whose end_hand and Money replies are due
+        self._end_hands: tuple[int, list[bytes]] | None = None  # its end_hand messages, by seat
         self.defer = defer
         # What waits to go out to each seat, and what went out in the write in flight.
         self._pending: list[list[_Part]] = [[] for _ in range(n)]
@@ -168,6 +169,7 @@ class Referee:
                 self.on_hand(record)  # before anything else can fail: the hand is played
             messages = [self._end_hand_message(hand, v, record["showdown"]) for v in range(n)]
             self._ended_hand = number
+            self._end_hands = (number, messages)
             if game.carry:  # a seat may answer REBUY: the answers make the EndAction lines
                 replies = yield Exchange(Kind.END_HAND, None, messages)
                 words = [self._end_reply(v, replies[v], messages[v]) for v in range(n)]
@@ -436,7 +438,18 @@ class Referee:
                              received=reply, legal=answer, hand=part.hand) from None
         if values != wire.read_money(part.answer, self.players):
             raise self.fault(seat, Kind.END_ACTION, "the Money totals are wrong",
-                             sent=part.message, received=reply, legal=answer, hand=part.hand)
+                             sent=self._money_sent(seat, part), received=reply, legal=answer,
+                             hand=part.hand)
+
+    def _money_sent(self, seat: int, part: _Part) -> bytes:
+        """What a wrong Money reply answered, for its fault: the hand's whole end_hand message
+        (the Stacks and Pots the totals come from), then its EndAction lines."""
+        for sent in self._flight[seat]:
+            if sent.kind is Kind.END_HAND and sent.hand == part.hand:
+                return sent.message + part.message
+        if self._end_hands is not None and self._end_hands[0] == part.hand:
+            return self._end_hands[1][seat] + part.message  # it went out alone (REBUY)
+        return part.message
 
     def _expect_all(self, kind: Kind, replies: list, word: bytes, messages: list) -> None:
         for seat, reply in enumerate(replies):
