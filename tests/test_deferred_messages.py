@@ -107,7 +107,8 @@ def test_a_wrong_money_line_that_waited_names_its_hand_and_the_money_then(defer)
     assert (fault.seat, fault.hand, fault.kind) == (0, 1, "end_action")
     assert fault.reason == "the Money totals are wrong"
     assert fault.legal == "Money: " + ",".join(map(str, played[1]["bankrolls"]))
-    assert fault.received.endswith(b"0") and fault.sent.startswith("EndAction")
+    assert fault.received.endswith(b"0") and fault.sent.startswith("end_hand\n")  # of hand 1
+    assert "\nStacks: " in fault.sent and fault.sent.endswith("EndAction: OK\n")
     assert len(played) == (3 if defer else 2)  # hands played before the fault was seen
 
 
