@@ -17,6 +17,9 @@ QUOTE = 200
 #: The first words of every reply of the protocol (in capitals), to tell replies from prose.
 REPLY_WORDS = ("READY", "OK", "REBUY", "BET", "FOLD", "PASS", "MONEY:", "THANK")
 DEBUG_HINT = "if that line is debug output, write it to stderr: stdout is for replies only"
+#: How the seat of the person at the terminal is named (``pokerbots run BOT -``): a person
+#: types what they mean, so their faults get no hint about a program's debug output.
+PERSON = "you, at the terminal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +90,7 @@ class BotFault(Exception):
     def hint(self) -> str | None:
         """What probably went wrong, when the reply says more than the reason does: a line of
         prose where a reply was due is most likely a debug print on stdout."""
-        if not self.received:
+        if not self.received or self.bot == PERSON:
             return None
         text = self.received.decode("utf-8", "replace").strip()
         first = text.split(" ", 1)[0].upper()

@@ -117,22 +117,55 @@ def test_lowercase_reply_is_refused_like_a_bots(tmp_path):
 
 
 def test_ctrl_d_leaves_the_table(tmp_path):
-    """Leaving is no broken rule: exit code 0, and the summary says who left."""
+    """Leaving is no broken rule: exit code 0, and the summary says who left; the results
+    follow, with the Logs line once."""
     child = spawn(tmp_path)
-    child.expect(REPLY)
-    child.sendline("READY")
-    child.expect(REPLY)
+    while child.expect([REPLY, CHOICE, r"# Hand 1: "]) != 2:  # play hand 0 through
+        child.sendline(child.match.group(1))
     child.sendeof()
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
     text = child.before.replace("\r\n", "\n")
     assert "end of input: you leave the table" in text
-    assert "Seat 1 (you, at the terminal) left the table in hand 0, after 0 complete hands." in text
+    assert ("Seat 1 (you, at the terminal) left the table in hand 1, after 1 complete hand.\n"
+            in text)
+    assert text.count("Logs: ") == 1 and "hands/s  bankrolls" not in text  # no progress line
     assert "failed" not in text and "Traceback" not in text
     summary = json.loads((only_log(tmp_path) / "summary.json").read_text())
     assert summary["result"] == "left" and summary["error"] is None
-    assert summary["left"] == {"seat": 1, "bot": "you, at the terminal", "hand": 0}
+    assert summary["left"] == {"seat": 1, "bot": "you, at the terminal", "hand": 1}
+
+
+def test_a_third_bad_try_is_reported_at_once_and_a_trailing_space_is_forgiven(tmp_path):
+    """The Money line goes out with the next hand's first messages, in one write: the third
+    refused Money reply is said at once to be refused, and the server's paragraph follows
+    without the next hand's messages being asked."""
+    child = spawn(tmp_path, hands=2)
+    child.expect(REPLY)
+    child.sendline("READY ")  # a space the person does not see
+    shown = []
+    while True:
+        child.expect([REPLY, CHOICE])
+        shown.append(child.before)
+        if child.match.group(1).startswith("Money: "):
+            break
+        child.sendline(child.match.group(1))
+    assert "is refused" not in "".join(shown)
+    for typed in ("Money: 5,5", "Money 0,0"):
+        child.sendline(typed)
+        child.expect("Type it again")
+    child.sendline("money please")
+    child.expect(r"'money please' is refused: [^\r\n]*\. That was the last of 3 tries: it goes"
+                 r" to the server, which ends the round\.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    text = child.before.replace("\r\n", "\n")
+    assert "Hand 1" not in text and "Reply" not in text  # the next hand is not asked
+    assert "Bot at seat 1 (you, at the terminal) failed in hand 0: " in text
+    assert "The bot replied: 'money please'" in text
+    assert "Hint:" not in text and "debug output" not in text  # a person, not a program
 
 
 def test_a_typo_is_refused_and_asked_again_three_times_in_all(tmp_path):

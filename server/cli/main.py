@@ -227,8 +227,9 @@ def play_and_report(config, *, as_json: bool = False) -> int:
     if outcome.left is not None:
         left = outcome.left
         where = "before the first hand" if left.hand is None else f"in hand {left.hand}"
-        click.echo(f"Seat {left.seat} ({left.bot}) left the table {where}, after"
-                   f" {outcome.hands} complete hands. Logs: {match.log.path}", err=True)
+        hands = f"{outcome.hands} complete hand{'' if outcome.hands == 1 else 's'}"
+        click.echo(f"Seat {left.seat} ({left.bot}) left the table {where}, after {hands}.",
+                   err=True)  # the results and the Logs line follow
     folder = MatchFolder(match.log.path)
     summary = folder.summary()
     summary["logs"] = str(match.log.path)

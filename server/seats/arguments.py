@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
+from pokerbots.server.errors import PERSON
 from pokerbots.server.seats import relays
 from pokerbots.server.seats.bots import BotSpec, BotSpecError, parse_program
 
@@ -24,7 +25,7 @@ def parse_bot(arg: str) -> BotSpec:
 #: What a person types on the command line for their own seat.
 HUMAN_ARGS = ("-", "human")
 #: How the seat is named in results and errors.
-HUMAN_LABEL = "you, at the terminal"
+HUMAN_LABEL = PERSON
 #: Seconds a person has for each reply: a day, so in practice no limit.
 HUMAN_REPLY_LIMIT = 24 * 3600.0
 #: The relay's exit code after Ctrl-D (end of input): the person left the table.

@@ -9,8 +9,9 @@ forwards it unchanged: the judging and the errors are the server's, the same a b
 A person types, so a person gets three tries where a bot gets none: when the input is a
 terminal, a reply that the server would refuse (read with the client library and the
 protocol's own :class:`~pokerbots.protocol.wire.Legal`) is shown with the reason, quoting what
-was typed, and asked again; the third is forwarded whatever it is. The ``Money:`` totals and the
-goodbye line are offered: an empty line (Enter) sends them.
+was typed, and asked again; the third is said at once to be refused and forwarded as it is, and
+the server's report follows without another question. Spaces at the end of a reply are dropped.
+The ``Money:`` totals and the goodbye line are offered: an empty line (Enter) sends them.
 
 When the terminal's stderr is a terminal, the relay adds (there, never on stdout) a plain-words
 line about the hand (cards, pot, what it costs to call) and a one-line hint of the legal
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import select
 import sys
 
 from pokerbots.protocol.client import Bot, Client
@@ -182,6 +184,10 @@ class LineReader:
         self.fd = fd
         self.buffer = b""
 
+    def waiting(self) -> bool:
+        """Whether more has arrived (read already, or waiting in the pipe)."""
+        return bool(self.buffer) or bool(select.select([self.fd], [], [], 0)[0])
+
     def line(self) -> bytes | None:
         """The next line, with its newline; None at end of input (Ctrl-D)."""
         while b"\n" not in self.buffer:
@@ -216,17 +222,26 @@ def relay(in_fd: int, out_fd: int, err_fd: int) -> int:
     server = LineReader(0)
     game = os.environ.get("POKERBOTS_GAME", games.DEFAULT)
     framer = Framer(games.get(game if game in games.names() else games.DEFAULT).shape)
+    # After a reply the server will refuse, the messages that came in the same write are
+    # answered unseen: the server judges a write's replies in order once it has them all, so
+    # the refused one ends the round and these answers never count (asking the person for
+    # them would only hold back the server's report).
+    unseen = False
     while True:
         message = next_message(server, framer)
         if not message:
             return 0  # the server closed our input: the round is over
-        os.write(out_fd, message)
         helper.follow(message.decode("utf-8", "replace"))
+        if unseen:
+            os.write(1, helper.reply.encode() + b"\n")
+            unseen = server.waiting()
+            continue
+        os.write(out_fd, message)
         if hints:
             lines = helper.hints()
             if lines:
                 os.write(err_fd, "".join(f"\x1b[2m  # {t}\x1b[0m\n" for t in lines).encode())
-        line = ask(person, helper if interactive else None, out_fd, err_fd)
+        line, refused = ask(person, helper if interactive else None, out_fd, err_fd)
         if line is None:
             print("The person at the terminal ended the input (Ctrl-D).", file=sys.stderr)
             if hints:
@@ -236,30 +251,41 @@ def relay(in_fd: int, out_fd: int, err_fd: int) -> int:
             os.write(1, line)
         except BrokenPipeError:
             return 0
+        unseen = refused and server.waiting()
         if message.startswith(b"end_round"):
             return 0
 
 
-def ask(person: LineReader, helper: Helper | None, out_fd: int, err_fd: int) -> bytes | None:
-    """The person's reply to the message just shown: with a ``helper`` (a person typing), an
-    empty line takes the offered reply and a refused one is asked again, :data:`TRIES` times in
-    all; None at end of input."""
+def ask(person: LineReader, helper: Helper | None, out_fd: int,
+        err_fd: int) -> tuple[bytes | None, bool]:
+    """The person's reply to the message just shown (None at end of input), and whether the
+    server will refuse it. Spaces at its end are dropped (a person does not see them). With a
+    ``helper`` (a person typing), an empty line takes the offered reply and a refused one is
+    asked again, :data:`TRIES` times in all; the last is forwarded, and said at once to be
+    refused."""
     for attempt in range(1, TRIES + 1):
         line = person.line()
-        if line is None or helper is None:
-            return line
-        typed = line.rstrip(b"\n").rstrip(b"\r").decode("utf-8", "replace")
+        if line is None:
+            return None, False
+        line = line.rstrip(b" \t\r\n") + b"\n"
+        if helper is None:
+            return line, False
+        typed = line.rstrip(b"\n").decode("utf-8", "replace")
         offer = helper.offer()
         if typed == "" and offer:
             os.write(out_fd, offer.encode() + b"\n")  # shown as if typed
-            return offer.encode() + b"\n"
+            return offer.encode() + b"\n", False
         why = helper.refusal(typed)
-        if why is None or attempt == TRIES:
-            return line
+        if why is None:
+            return line, False
+        if attempt == TRIES:
+            os.write(err_fd, f"  {typed!r} is refused: {why}. That was the last of {TRIES}"
+                             " tries: it goes to the server, which ends the round.\n".encode())
+            return line, True
         left = TRIES - attempt
         os.write(err_fd, f"  {typed!r} is refused: {why}. Type it again ({left} more"
                          f" {'try' if left == 1 else 'tries'}).\n".encode())
-    return None  # pragma: no cover - the loop returns
+    return None, False  # pragma: no cover - the loop returns
 
 
 def main(argv: list[str] | None = None) -> int:
