@@ -116,9 +116,9 @@ def test_without_bubblewrap_a_tournament_says_once_that_bots_share_a_namespace(t
 # -- the rough edges of the first hour -----------------------------------------------------------
 
 
-def usage_error(*args, cwd=None) -> str:
-    """``pokerbots ARGS`` in this process (in ``cwd``), which must be a usage error (exit 2):
-    its message, on one line."""
+def invoke(*args, cwd=None):
+    """``pokerbots ARGS`` in this process (in ``cwd``; the bots are processes): the result,
+    with ``exit_code``, ``stdout``, ``stderr`` and ``output``."""
     from click.testing import CliRunner
 
     from pokerbots.server.cli.main import main
@@ -126,9 +126,14 @@ def usage_error(*args, cwd=None) -> str:
     old = os.getcwd()
     os.chdir(cwd or old)
     try:
-        result = CliRunner().invoke(main, [str(a) for a in args])
+        return CliRunner().invoke(main, [str(a) for a in args])
     finally:
         os.chdir(old)
+
+
+def usage_error(*args, cwd=None) -> str:
+    """``pokerbots ARGS``, which must be a usage error (exit 2): its message, on one line."""
+    result = invoke(*args, cwd=cwd)
     assert result.exit_code == 2, result.output
     return " ".join(result.output.split())
 
@@ -176,8 +181,8 @@ def test_smoke_gives_up_a_game_the_bot_cannot_start_and_names_the_one_to_try(tmp
     identical failures smoke plays no more of them (22 are planned) and names the game."""
     bot = tmp_path / "holdem_only.py"
     bot.write_text(HOLDEM_ONLY)
-    result = pokerbots("smoke", bot, "--logs", tmp_path / "logs", timeout=60)
-    assert result.returncode == 1, result.stdout + result.stderr
+    result = invoke("smoke", bot, "--logs", tmp_path / "logs")
+    assert result.exit_code == 1, result.output
     out = result.stdout
     assert "22 matches of 30 hands" in out and out.count("FAIL  kuhn") == 3
     assert ("the first 3 kuhn matches failed the same way before their first hand was over:"
@@ -187,12 +192,8 @@ def test_smoke_gives_up_a_game_the_bot_cannot_start_and_names_the_one_to_try(tmp
 
 
 def run_in_process(*args):
-    """``pokerbots run ARGS`` in this process (the bots are processes): exit code, stderr."""
-    from click.testing import CliRunner
-
-    from pokerbots.server.cli.main import main
-
-    result = CliRunner().invoke(main, ["run", *map(str, args)])
+    """``pokerbots run ARGS`` in this process: exit code, stderr."""
+    result = invoke("run", *args)
     return result.exit_code, result.stderr
 
 
@@ -237,3 +238,37 @@ def test_bytes_that_are_not_utf8_are_called_that_and_quoted_readably(tmp_path):
     assert ('The bot replied: "\\xff\\xfe", bytes that are not UTF-8 text (shown here as'
             " backslash escapes; the protocol's lines are UTF-8)") in err, err
     assert "\\\\x" not in err  # each byte escaped once, not the escape escaped again
+
+
+def test_the_readmes_first_match_deals_what_it_shows_into_a_folder_named_as_shown(tmp_path):
+    """README.md's first match, typed in a fresh clone: with its seed the deal is the README's
+    (the button, every card of hand 0), and the Logs line names a folder as the README's does
+    (time, game, players), which holds the files the README names."""
+    readme = (ROOT / "README.md").read_text()
+    first = readme.split("**1. Play.**", 1)[1]
+    command = re.search(r"^\$ (pokerbots run .*)$", first, re.M).group(1)
+    shown = re.search(r"^Logs: (logs/\S+)$", first, re.M).group(1)
+    history = readme.split("`hands.txt` is the hand", 1)[1].split("```\n", 2)[1].splitlines()
+    shutil.copytree(ROOT / "bots", tmp_path / "bots",
+                    ignore=shutil.ignore_patterns("c", "sh", "*.md"))
+    words = shlex.split(command)[1:]
+    assert words[-2:] == ["--hands", "500"]
+    words[-1] = "5"  # hand 0 is dealt the same in a shorter match: only a shorter test
+    result = invoke(*words, cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    (logs,) = re.findall(r"^Logs: (\S+)$", result.stdout, re.M)
+    assert re.fullmatch(re.sub(r"\d", r"\\d", shown), logs), (logs, shown)
+    match = tmp_path / logs
+    assert {"hands.txt", "hands.jsonl", "summary.json", "timing.json", "seat0.in"} <= {
+        p.name for p in match.iterdir()}
+    assert (match / "hands.txt").read_text().splitlines()[:4] == history[:4]
+
+
+def test_the_readmes_two_install_commands_keep_two_virtualenvs():
+    """Running the README's match command and then its test command (or the other way round)
+    leaves both installs: the compiled one and the editable one do not share a venv."""
+    readme = (ROOT / "README.md").read_text()
+    commands = re.findall(r"```\n(python3 -m venv (\S+) && [^\n]*)\n```", readme)
+    assert [c.split("pip install ", 1)[1].split(" ")[0] for c, _ in commands[:2]] == [
+        ".", "-e"]
+    assert commands[0][1] != commands[1][1], commands
