@@ -272,3 +272,40 @@ def test_the_readmes_two_install_commands_keep_two_virtualenvs():
     assert [c.split("pip install ", 1)[1].split(" ")[0] for c, _ in commands[:2]] == [
         ".", "-e"]
     assert commands[0][1] != commands[1][1], commands
+
+
+def test_two_time_outs_that_took_different_times_are_the_same_failure():
+    from pokerbots.server.play.smoke import Case, Result
+
+    def timed_out(seconds: str) -> Result:
+        return Result(Case("kuhn", 2, 0, 1), passed=False, hand=None,
+                      reason=f"no reply within the 10 s time limit: it broke the start-up limit"
+                             f" (--startup-timeout), taking more than {seconds} s")
+
+    assert timed_out("10.00").failure == timed_out("10.01").failure
+    assert timed_out("10.00").failure != Result(Case("kuhn", 2, 0, 1), False,
+                                                reason="it exited with code 1").failure
+
+
+# Written for Hold'em: in any other game it waits for a line that never comes.
+HOLDEM_WAITER = '''
+import os, time
+from pokerbots.protocol.client import run
+
+if not os.environ.get("POKERBOTS_GAME", "").startswith("holdem"):
+    time.sleep(3600)
+run(lambda state: state.check_or_call())
+'''
+
+
+@pytest.mark.slow
+def test_smoke_gives_up_a_game_that_times_out_at_the_start(tmp_path):
+    """The time-outs of a bot that never answers a Kuhn init_round each take a different time:
+    still the same failure, so smoke stops after the first 3 of 22."""
+    bot = tmp_path / "waiter.py"
+    bot.write_text(HOLDEM_WAITER)
+    result = invoke("smoke", bot, "--startup-timeout", "0.5", "--logs", tmp_path / "logs")
+    assert result.exit_code == 1, result.output
+    out = result.stdout
+    assert out.count("FAIL  kuhn") == 3 and "19 not played" in out
+    assert "Try --game holdem-nl or --game holdem-limit." in out

@@ -15,6 +15,7 @@ instead (:func:`suggest_games`), and writes the JUnit report (:func:`write_junit
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 import time
@@ -39,6 +40,8 @@ from pokerbots.server.seats.runner import Limits
 
 #: Table sizes played by default (each capped to what the game allows).
 DEFAULT_PLAYERS = (2, 3, 6)
+#: A figure measured while playing (a time), which differs between two identical failures.
+_MEASURED = re.compile(r"\d+\.\d+")
 #: A game's first matches that fail the same way before their first hand is over, after which
 #: its other matches are not played (:func:`same_early_failures`): the bot cannot start it.
 EARLY_REPEATS = 3
@@ -80,8 +83,10 @@ class Result:
 
     @property
     def failure(self) -> tuple[str, str]:
-        """What makes two failures the same one: the reason and the last line of stderr."""
-        return self.reason, self.last_words
+        """What makes two failures the same one: the reason, with its measured times left out
+        (a time-out "taking more than 10.01 s" is the same as one taking 10.00 s), and the
+        last line of stderr."""
+        return _MEASURED.sub("#", self.reason), self.last_words
 
 
 def plan(names: list[str], players: list[int] | None, rounds: int, seed: int) -> list[Case]:

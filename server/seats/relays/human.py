@@ -233,7 +233,10 @@ def relay(in_fd: int, out_fd: int, err_fd: int) -> int:
             return 0  # the server closed our input: the round is over
         helper.follow(message.decode("utf-8", "replace"))
         if unseen:
-            os.write(1, helper.reply.encode() + b"\n")
+            try:
+                os.write(1, helper.reply.encode() + b"\n")
+            except BrokenPipeError:
+                return 0
             unseen = server.waiting()
             continue
         os.write(out_fd, message)
