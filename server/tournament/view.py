@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 #: Width in pixels of the drawing of one bot's interval.
-BAR_WIDTH = 180
+BAR_WIDTH = 150
 
 #: What each figure a ranking can be made by is called (``--rank-by``).
 FIGURE_NAMES = {"raw": "the raw figure (chips won per hand)",
