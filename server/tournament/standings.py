@@ -42,7 +42,7 @@ shrinks as ``1 / sqrt(hands)``, so they separate after about
 
     n * ((h_a + h_b) / d) ** 2
 
-hands (the t quantile taken as it is now: a slight underestimate while units are few). None
+hands (the t quantile taken as it is now: a slight overestimate while units are few). None
 when the difference is 0 (no number of hands separates two equal figures), when either
 interval is missing, for the last bot, and for a bot out or above one.
 

@@ -1,13 +1,21 @@
 """The standings as one immutable view, which every renderer shows as it is.
 
 :func:`.standings.document` computes the figures (``standings.json``); :func:`of` turns that
-document into a :class:`StandingsView`: rows (rank, bot, per-hand result, standard error, 95%
-interval and its half width, the independent units behind it, hands, matches, faults, whether
-the bot is out and why, bankroll, run-off rank, the all-in adjusted figures), the run-off order,
-what one unit is, the match counts, and each figure already written the
-way the renderers print it. The terminal text (:mod:`.text`), the live table (:mod:`.progress`),
-``report.html`` (:mod:`.report`) and the service's pages all render this one view: none of them
-computes a figure or formats a number of its own.
+document into a :class:`StandingsView`: rows (rank, bot, the raw per-hand figure with its
+standard error, 95% interval and half width, the all-in and luck-adjusted figures beside it,
+the independent units behind them, hands, matches, faults, whether the bot is out and why,
+bankroll, run-off rank, whether its interval is apart from the next bot's and if not about how
+many more hands that needs), the run-off order, the figure that ranks, what one unit is, the
+match counts, the crosstable, and each figure already written the way the renderers print it.
+The terminal text (:mod:`.text`), the live table (:mod:`.progress`), ``report.html``
+(:mod:`.report`) and the service's pages all render this one view: none of them computes a
+figure or formats a number of its own.
+
+**How figures are printed** (:class:`Figure`): the 95% interval's half width (the ``±``) to 3
+significant digits; the per-hand figure and the interval's ends to the same decimal place
+(``+230 ± 1230``, ``[-1250, +1200]``, never ``+226.1380`` beside ``[-1254.1327,
++1199.9677]``); without an interval, the figure to 3 significant digits of its own. Signed
+figures carry ``+`` or ``-``, 0 none; no exponent notation.
 
 A document stored by an older service may lack some keys; a missing figure reads as none.
 """
