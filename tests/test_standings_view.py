@@ -248,6 +248,9 @@ def test_rank_by_chooses_the_figure_of_the_ranking_the_runoff_and_refine():
     fallback = standings.table(older, names, standings.Rules(100, False, 1, rank_by="luck"))
     assert [line["name"] for line in fallback] == ["a", "c", "b"]
     assert "luck_adjusted_per_hand" not in fallback[0]
+    # nothing played yet: every bot at 0, whatever ranks
+    assert [line["per_hand"] for line in standings.table(
+        [], names, standings.Rules(100, False, 1, rank_by="luck"))] == [0.0, 0.0, 0.0]
 
 
 def test_rank_by_an_adjusted_figure_with_no_adjust_is_a_usage_error(tmp_path):

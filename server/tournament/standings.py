@@ -230,6 +230,8 @@ def table(rows: list[dict], names: list[str], rules: Rules, *, allin: bool = Fal
     too)."""
     shown = figures_of(rows, rules, allin=allin)
     figure = ranked_by(rows, rules, allin=allin)
+    if figure not in shown:  # nothing played yet: every figure is 0, the raw one ranks
+        figure = "raw"
     per_figure = {f: units(rows, rules, FIGURES[f][1]) for f in shown}
     matches = defaultdict(int)
     faults = defaultdict(int)
