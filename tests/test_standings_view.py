@@ -380,3 +380,25 @@ def test_the_report_fits_a_1280_pixel_window_with_long_names_unbroken(played, tm
         assert right <= inner  # no column cut off
     finally:
         driver.quit()
+
+
+def test_the_live_table_shows_units_and_the_adjusted_figures_beside_the_raw_one():
+    from rich.console import Console
+
+    from pokerbots.server.tournament.progress import RichProgress
+
+    rows = [row(d, 0, d, ["alpha", "beta"], [x, -x], luck=[luck, -luck])
+            for d, (x, luck) in enumerate([(30, -5), (50, -10), (20, -8), (40, -12)])]
+    lines = standings.table(rows, ["alpha", "beta"], standings.Rules(100, False, 1))
+    progress = RichProgress({"pending": 0, "running": 0, "done": 4, "failed": 0,
+                             "skipped": 0}, ["alpha", "beta"], lambda: lines)
+    progress._table()
+    console = Console(width=160, record=True, color_system=None)
+    console.print(progress._group.renderables[1])
+    text = console.export_text()
+    assert "units" in text and "luck adj." in text
+    alpha = next(line for line in text.splitlines() if "alpha" in line)
+    figure = view.Figure.of(lines[0], "luck_adjusted_")
+    assert [figure.text, figure.half_text] == ["-0.0875", "0.0475"]
+    assert f"{figure.text} │ {figure.half_text}" in alpha
+    assert lines[0]["name"] == "alpha" and view.Row.of(lines[0]).per_hand_text in alpha
