@@ -402,3 +402,18 @@ def test_the_live_table_shows_units_and_the_adjusted_figures_beside_the_raw_one(
     assert [figure.text, figure.half_text] == ["-0.0875", "0.0475"]
     assert f"{figure.text} │ {figure.half_text}" in alpha
     assert lines[0]["name"] == "alpha" and view.Row.of(lines[0]).per_hand_text in alpha
+
+
+def test_the_site_shows_the_luck_adjusted_figure_beside_the_raw_one():
+    from pokerbots.server.service import chart
+
+    rows = [row(d, 0, d, ["alpha", "beta"], [x, -x], luck=[luck, -luck])
+            for d, (x, luck) in enumerate([(30, -5), (50, -10), (20, -8), (40, -12)])]
+    lines = standings.table(rows, ["alpha", "beta"], standings.Rules(100, False, 1))
+    site = str(chart.render("standings.html", view=view.of({"bots": lines}), versions={}))
+    assert ">luck-adjusted ± 95%</th>" in site and ">units</th>" in site
+    assert "<td>-0.0875 ± 0.0475</td>" in site and '<td class="num pos">+0.350</td>' in site
+    older = str(chart.render("standings.html", view=view.of({"bots": [
+        {k: v for k, v in line.items() if not k.startswith("luck")} for line in lines]}),
+        versions={}))
+    assert "luck-adjusted" not in older  # a document without the figure: no column
