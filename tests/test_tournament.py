@@ -222,6 +222,11 @@ def test_identical_deterministic_bots_score_exactly_zero_on_the_same_cards(tmp_p
                         "--hands", "30", "--out", out)
     assert changed.returncode == 2 and "--hands differs" in changed.stderr
     assert "30 here, 20 there" in changed.stderr
+    # --no-adjust is recorded too: a resume without the adjusted figures is another tournament
+    changed = pokerbots("tournament", f"a={CALL}", f"b={CALL}", f"c={CALL}", "--duplicate",
+                        "--hands", "20", "--no-adjust", "--out", out)
+    assert changed.returncode == 2 and "--no-adjust differs" in changed.stderr
+    assert "false here, true there" in changed.stderr
 
 
 def test_a_crashing_bot_forfeits_without_stopping_anything(tmp_path):

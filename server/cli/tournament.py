@@ -109,6 +109,15 @@ def options() -> dict:
             "--refine-steps", type=click.IntRange(min=1), default=5, show_default=True,
             help="With --refine: at most this many extra steps of --rounds deal"
                  " sets per table."),
+        "rank_by": click.option(
+            "--rank-by", type=click.Choice(["raw", "allin", "luck"]), default="raw",
+            show_default=True,
+            help="The figure the ranking, the run-off and --refine use: chips per hand as"
+                 " won, all-in adjusted (games scored by all-in equity) or luck-adjusted."),
+        "adjust": click.option(
+            "--no-adjust", "adjust", is_flag=True, flag_value=False, default=True,
+            help="Compute neither the all-in nor the luck-adjusted figures (faster; not"
+                 " with --rank-by allin or luck)."),
         "transcripts": click.option(
             "--transcripts", type=click.Choice(TRANSCRIPTS), default="full",
             show_default=True,

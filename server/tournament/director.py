@@ -74,7 +74,8 @@ class Director:
             lines = standings.table(self.store.matches(), self.names, self.rules)
             contenders = [line["name"] for line in lines[:top] if line["name"] not in
                           self.dropped]
-            if standings.separated(lines, top) or len(contenders) < self.options["players"]:
+            if (standings.separated(lines, top, self.rules.rank_by)
+                    or len(contenders) < self.options["players"]):
                 return
             phase = self.store.last_phase() + 1
             extra = plan.matches(self.names, self.options["players"],
@@ -123,6 +124,9 @@ class Director:
             row["seed"], row["button"]).folder
         job = job_for(row, folder=folder, entrants=self.entrants, options=self.options,
                       limits=self.limits, transcripts=self.transcripts)
+        # --no-adjust: the worker computes neither adjusted figure (a store older than the
+        # option has them)
+        job["adjust"] = self.options.get("adjust", True)
         self.store.start(row["id"], str(folder), time.time())
         self.pool.submit(job)
 

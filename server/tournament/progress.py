@@ -139,9 +139,18 @@ class RichProgress:
         spent = time.monotonic() - started
         self._next_table = time.monotonic() + max(TABLE_EVERY, 20 * spent)
         table = Table(title="Top of the table", title_justify="left")
-        for column in ("rank", "bot", "per hand", "± 95%", "hands", "faults"):
+        columns = ["rank", "bot", "per hand", "± 95%", "units", "hands", "faults"]
+        adjusted = [(title, attr) for title, attr in (("all-in adj.", "allin"),
+                                                      ("luck adj.", "luck"))
+                    if rows and getattr(rows[0], attr) is not None]
+        for title, _ in adjusted:
+            columns += [title, "± 95%"]
+        for column in columns:
             table.add_column(column, justify="left" if column == "bot" else "right")
         for row in rows:
-            table.add_row(*row.cells()[:6])
+            cells = row.cells()
+            for _, attr in adjusted:
+                figure = getattr(row, attr)
+                cells += [figure.text, figure.half_text] if figure else ["-", "-"]
+            table.add_row(*cells)
         self._group.renderables[1] = table
-

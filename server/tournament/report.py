@@ -2,8 +2,9 @@
 
 No script, no external style sheet, font or image: the page is read offline as well as served
 by the results web server. It shows the standings with each 95% interval drawn as an error bar
-(inline SVG), the run-off order, the cross-table of head-to-head results, the faults with links
-to each failed match's folder, and the options and seed. The page is the Jinja2 template
+(inline SVG), the run-off order, the crosstable of head-to-head results as a coloured matrix
+(green wins, red losses, faint where the interval holds 0), the faults with links to each
+failed match's folder, and the options and seed as a table. The page is the Jinja2 template
 ``templates/report.html`` (its content ``templates/report_body.html``), rendered with
 autoescaping: every text that comes from outside (bot names, arguments, error paragraphs,
 options) is escaped as :func:`html.escape` escapes it.
@@ -16,7 +17,6 @@ each match to the service's address for it.
 from __future__ import annotations
 
 import html
-import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -94,12 +94,14 @@ def body(store: Store, document: dict, link: Callable[[dict], Link]) -> Markup:
 def _context(store: Store, document: dict, link: Callable[[dict], Link]) -> dict:
     options = store.meta("options")
     rows = store.matches()
-    names = [e.name for e in store.entrants()]
-    rules = standings_.rules_of(options)
-    view = view_.of(document).with_cross(names, standings_.cross_table(rows, names, rules))
+    if "crosstable" not in document:  # a document stored before it had one
+        names = [line["name"] for line in document.get("bots") or []]
+        document = {**document, "crosstable": standings_.crosstable(
+            rows, names, standings_.rules_of(options))}
     return {
-        "view": view,
+        "view": view_.of(document),
         "faults": [(row, *link(row)) for row in rows if row["status"] == "failed"],
-        "options": [(key, json.dumps(value)) for key, value in sorted(options.items())],
+        "options": view_.option_rows(options),
         "entrants": store.entrants(),
+        "separate_note": view_.SEPARATE_NOTE,
     }

@@ -43,14 +43,17 @@ from pokerbots.server.tournament.results_store import StoreError
 from pokerbots.server.tournament.text import standings_text
 
 __all__ = ["FLAGS", "STANDINGS_FILE", "Ending", "TournamentConfig", "TournamentError",
-           "check_game_fits", "config_from_options", "read_tournament", "run_tournament",
-           "write_results"]
+           "check_game_fits", "check_rank_by", "config_from_options", "read_tournament",
+           "run_tournament", "write_results"]
 
 #: The command-line flag of each recorded option, for the message when a resume differs.
 FLAGS = {"game": "--game", "game_options": "the game's options (--stack, --blinds...)",
          "players": "--players", "hands": "--hands", "rounds": "--rounds",
          "duplicate": "--duplicate", "max_faults": "--max-faults", "refine": "--refine",
-         "refine_steps": "--refine-steps"}
+         "refine_steps": "--refine-steps", "rank_by": "--rank-by", "adjust": "--no-adjust"}
+
+#: What a store recorded before an option existed meant (a resume of it compares with this).
+_RECORDED_DEFAULTS = {"rank_by": "raw", "adjust": True}
 
 STANDINGS_FILE = "standings.json"
 
@@ -97,6 +100,11 @@ class TournamentConfig:
     refine: int | None = None
     refine_steps: int = 5
     transcripts: str = "full"
+    #: ``--rank-by``: the figure the ranking, the run-off and ``--refine`` use: ``raw``,
+    #: ``allin`` (all-in adjusted) or ``luck`` (luck-adjusted).
+    rank_by: str = "raw"
+    #: Compute the all-in and luck-adjusted figures (``--no-adjust``: neither).
+    adjust: bool = True
     #: The bot-limit options by keyword (see
     #: :func:`~pokerbots.server.play.match.limits_from_options`); those left out take their
     #: defaults.
@@ -154,11 +162,13 @@ def run_tournament(config: TournamentConfig) -> Ending:
         raise TournamentError(f"{k} players need at least {k} bots, and {len(entrants)}"
                               " are given", usage=True, option="--players")
     check_game_fits(config.game, k, config.game_options, config.refine)
+    check_rank_by(config.game, config.rank_by, config.adjust)
     limits = limits_from_options(**config.limit_options)
     options = {"game": config.game, "game_options": config.game_options, "players": k,
                "hands": config.hands, "rounds": config.rounds, "duplicate": config.duplicate,
                "max_faults": config.max_faults, "refine": config.refine,
-               "refine_steps": config.refine_steps, "limits": config.limit_flags}
+               "refine_steps": config.refine_steps, "limits": config.limit_flags,
+               "rank_by": config.rank_by, "adjust": config.adjust}
     out = config.out or default_out()
     seed = config.seed
     cluster = _open_cluster(config.scheduler) if config.scheduler is not None else None
@@ -212,6 +222,24 @@ def check_game_fits(game: str, k: int, options_given: dict, refine: int | None) 
                               option="--refine")
 
 
+def check_rank_by(game: str, rank_by: str, adjust: bool) -> None:
+    """A usage TournamentError unless the figure ``rank_by`` exists in this tournament:
+    adjusted figures need the adjustments (not ``--no-adjust``), and the all-in adjusted one a
+    game scored by all-in equity."""
+    if rank_by not in standings.FIGURES:
+        raise TournamentError(f"--rank-by {rank_by}: choose one of"
+                              f" {', '.join(standings.FIGURES)}", usage=True,
+                              option="--rank-by")
+    if rank_by != "raw" and not adjust:
+        raise TournamentError(f"{rank_by} is an adjusted figure, and --no-adjust turns the"
+                              " adjustments off: give one or the other",
+                              usage=True, option="--rank-by")
+    if rank_by == "allin" and not games.get(game).allin_equity:
+        raise TournamentError(f"{game} has no all-in adjusted figure (only the games scored"
+                              " by all-in equity have one)", usage=True,
+                              option="--rank-by")
+
+
 def _differs(message: str) -> TournamentError:
     return TournamentError(message, usage=True)
 
@@ -220,10 +248,11 @@ def _check_resume(results, options: dict, entrants, seed: int | None, out: Path)
     """The recorded seed, after checking that this config is the one recorded in ``out``."""
     recorded = results.meta("options")
     for key, flag in FLAGS.items():
-        if recorded.get(key) != options[key]:
+        then = recorded.get(key, _RECORDED_DEFAULTS.get(key))
+        if then != options[key]:
             raise _differs(
                 f"{flag} differs from the tournament in {out}: {_show(options[key])} here,"
-                f" {_show(recorded.get(key))} there (give the same options to resume, or"
+                f" {_show(then)} there (give the same options to resume, or"
                 " another --out)")
     for flag, value in options["limits"].items():
         if recorded["limits"].get(flag) != value:

@@ -10,21 +10,25 @@ from pokerbots.server.tournament import view as view_
 
 def standings_text(document: dict) -> str:
     """The standings table of a ``standings.json`` document, with a heading line, the bots out
-    of the ranking and why, what the intervals stand on, and the run-off order."""
+    of the ranking and why, the figure that ranks, what the intervals stand on, and the
+    run-off order."""
     view = view_.of(document)
     columns = ["rank", "bot", "per hand", "± 95%", "units", "hands", "faults", "run-off",
                "bankroll", "95% interval"]
     if view.allin:
-        columns += ["all-in adj.", "± stderr"]
-    columns.append("out")
+        columns += ["all-in adj.", "± 95%"]
+    if view.luck:
+        columns += ["luck adj.", "± 95%"]
+    columns += ["apart from next", "out"]
     rows = []
     for row in view.rows:
-        first = row.cells()  # rank, bot, per hand, ±, hands, faults, run-off
-        cells = first[:4] + [row.units_text] + first[4:] + [row.bankroll_text,
-                                                             row.interval_text]
-        if view.allin:
-            cells += [row.allin_text, row.allin_stderr_text]
-        cells.append(row.out_text)
+        cells = [str(row.rank), row.name, row.per_hand_text, row.half_text, row.units_text,
+                 row.hands_text, str(row.faults), str(row.runoff_rank), row.bankroll_text,
+                 row.interval_text]
+        for shown, figure in ((view.allin, row.allin), (view.luck, row.luck)):
+            if shown:
+                cells += [figure.text, figure.half_text] if figure else ["-", "-"]
+        cells += [row.separate_text, row.out_text]
         rows.append(cells)
     widths = [max(len(c) for c in column) for column in zip(columns, *rows)]
     out = [view.heading, ""]
@@ -34,7 +38,9 @@ def standings_text(document: dict) -> str:
     out.append("")
     for note in view.out_notes:
         out.append(f"{note}; it ranks below every bot still in.")
+    out.append(view.rank_by_text)
     out.append(view.unit_text)
+    out.append(view_.SEPARATE_NOTE)
     out.append("Run-off order: " + ", ".join(view.runoff))
     return "\n".join(out)
 

@@ -1,24 +1,44 @@
 """The standings as one immutable view, which every renderer shows as it is.
 
 :func:`.standings.document` computes the figures (``standings.json``); :func:`of` turns that
-document into a :class:`StandingsView`: rows (rank, bot, per-hand result, standard error, 95%
-interval and its half width, the independent units behind it, hands, matches, faults, whether
-the bot is out and why, bankroll, run-off rank, the all-in adjusted figures), the run-off order,
-what one unit is, the match counts, and each figure already written the
-way the renderers print it. The terminal text (:mod:`.text`), the live table (:mod:`.progress`),
-``report.html`` (:mod:`.report`) and the service's pages all render this one view: none of them
-computes a figure or formats a number of its own.
+document into a :class:`StandingsView`: rows (rank, bot, the raw per-hand figure with its
+standard error, 95% interval and half width, the all-in and luck-adjusted figures beside it,
+the independent units behind them, hands, matches, faults, whether the bot is out and why,
+bankroll, run-off rank, whether its interval is apart from the next bot's and if not about how
+many more hands that needs), the run-off order, the figure that ranks, what one unit is, the
+match counts, the crosstable, and each figure already written the way the renderers print it.
+The terminal text (:mod:`.text`), the live table (:mod:`.progress`), ``report.html``
+(:mod:`.report`) and the service's pages all render this one view: none of them computes a
+figure or formats a number of its own.
+
+**How figures are printed** (:class:`Figure`): the 95% interval's half width (the ``±``) to 3
+significant digits; the per-hand figure and the interval's ends to the same decimal place
+(``+230 ± 1230``, ``[-1250, +1200]``, never ``+226.1380`` beside ``[-1254.1327,
++1199.9677]``); without an interval, the figure to 3 significant digits of its own. Signed
+figures carry ``+`` or ``-``, 0 none; no exponent notation.
 
 A document stored by an older service may lack some keys; a missing figure reads as none.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 #: Width in pixels of the drawing of one bot's interval.
-BAR_WIDTH = 260
+BAR_WIDTH = 150
+
+#: What each figure a ranking can be made by is called (``--rank-by``).
+FIGURE_NAMES = {"raw": "the raw figure (chips won per hand)",
+                "allin": "the all-in adjusted figure",
+                "luck": "the luck-adjusted figure"}
+
+
+#: What the ``apart from next`` column says.
+SEPARATE_NOTE = ("Apart from next: whether the 95% intervals of the bot and the next one are"
+                 " disjoint; if not, about how many more hands each would need at the present"
+                 " variance.")
 
 
 def signed(value, digits: int = 4) -> str:
@@ -31,8 +51,101 @@ def plain(value, digits: int = 4) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def places(value) -> int | None:
+    """The decimal places that show ``value`` to 3 significant digits (negative: tens,
+    hundreds...), or none for 0 or no value."""
+    if not value:
+        return None
+    return 2 - math.floor(math.log10(abs(value)))
+
+
+def number(value, at: int | None = None, *, sign: bool = True) -> str:
+    """``value`` rounded to ``at`` decimal places (negative: to tens, hundreds...; none: to 3
+    significant digits of its own), with a ``+`` or ``-`` (``sign``), never in exponent
+    notation; 0 has no sign; ``-`` for no value. ``number(1254.13)`` is ``+1250``,
+    ``number(0.0123456)`` ``+0.0123``, ``number(226.138, -1)`` ``+230``."""
+    if value is None:
+        return "-"
+    if at is None:
+        at = places(value)
+        if at is None:
+            return "0"
+    text = f"{round(value, at):{'+' if sign else ''}z.{max(at, 0)}f}"
+    return text.lstrip("+") if float(text) == 0 else text
+
+
+def _count(value: int) -> str:
+    """A count of hands to 3 significant digits, with thousands separators: ``12,300``."""
+    return f"{round(value, min(places(value) or 0, 0)):,}"
+
+
 def _bankroll(value) -> str:
     return f"{value:+,}" if isinstance(value, int) else f"{value:+,.1f}"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A per-hand figure with its standard error and 95% interval, and how it is printed:
+    the interval's half-width (the ``±``) to 3 significant digits, the per-hand figure and the
+    interval's ends to the same decimal place (to 3 significant digits of their own when
+    there is no interval)."""
+
+    per_hand: float | None
+    stderr: float | None
+    ci95: tuple[float, float] | None
+
+    @classmethod
+    def of(cls, line: Mapping, prefix: str = "") -> Figure | None:
+        """The figure of a ``standings.json`` line (``prefix``: ``allin_adjusted_``,
+        ``luck_adjusted_``), or none if the line has none."""
+        if prefix and prefix + "per_hand" not in line:
+            return None
+        ci = line.get(prefix + "ci95")
+        return cls(line.get(prefix + "per_hand"), line.get(prefix + "stderr"),
+                   None if ci is None else (ci[0], ci[1]))
+
+    @property
+    def half(self) -> float | None:
+        """Half the width of the 95% interval (the ``±`` of the tables)."""
+        return None if self.ci95 is None else (self.ci95[1] - self.ci95[0]) / 2
+
+    @property
+    def _at(self) -> int | None:
+        return places(self.half)
+
+    @property
+    def text(self) -> str:
+        return number(self.per_hand, self._at)
+
+    @property
+    def half_text(self) -> str:
+        return number(self.half, self._at, sign=False)
+
+    @property
+    def pm_text(self) -> str:
+        """``+12.3 ± 4.56``, or the figure alone without an interval."""
+        return self.text if self.ci95 is None else f"{self.text} ± {self.half_text}"
+
+    @property
+    def interval_text(self) -> str:
+        if self.ci95 is None:
+            return "-"
+        at = self._at
+        if at is None:  # a zero-width interval: the figure's own digits
+            return f"[{self.text}, {self.text}]"
+        return f"[{number(self.ci95[0], at)}, {number(self.ci95[1], at)}]"
+
+    @property
+    def tone(self) -> str:
+        """``pos``, ``neg`` or ``""``: the colour of the figure."""
+        if not self.per_hand:
+            return ""
+        return "pos" if self.per_hand > 0 else "neg"
+
+    @property
+    def holds_zero(self) -> bool:
+        """Whether the interval holds 0 (or there is none): the sign is not established."""
+        return self.ci95 is None or self.ci95[0] <= 0 <= self.ci95[1]
 
 
 @dataclass(frozen=True)
@@ -51,8 +164,10 @@ class Row:
     faults: int
     bankroll: int | float
     runoff_rank: int | None
-    allin_per_hand: float | None = None
-    allin_stderr: float | None = None
+    #: The all-in adjusted figure (none: the game has none, or --no-adjust).
+    allin: Figure | None = None
+    #: The luck-adjusted figure (none: the matches have none, or --no-adjust).
+    luck: Figure | None = None
     #: The independent units (matches, or deal sets with duplicate) behind the interval
     #: (none in a document older than the field).
     units: int | None = None
@@ -60,36 +175,44 @@ class Row:
     #: why.
     out: bool = False
     out_reason: str | None = None
+    #: Whether this bot's interval and the next bot's are disjoint (none: no next bot, no
+    #: interval), and if not about how many more hands each would need.
+    separate_from_next: bool | None = None
+    more_hands: int | None = None
 
     @classmethod
     def of(cls, line: Mapping) -> Row:
         """The row of a ``standings.json`` line."""
-        ci = line.get("ci95")
-        ci = None if ci is None else (ci[0], ci[1])
-        return cls(rank=line.get("rank"), name=line["name"], per_hand=line.get("per_hand"),
-                   stderr=line.get("stderr"), ci95=ci,
-                   half=None if ci is None else (ci[1] - ci[0]) / 2,
+        raw = Figure.of(line)
+        return cls(rank=line.get("rank"), name=line["name"], per_hand=raw.per_hand,
+                   stderr=raw.stderr, ci95=raw.ci95, half=raw.half,
                    hands=line.get("hands", 0), matches=line.get("matches", 0),
                    faults=line.get("faults", 0), bankroll=line.get("bankroll", 0),
                    runoff_rank=line.get("runoff_rank"),
-                   allin_per_hand=line.get("allin_adjusted_per_hand"),
-                   allin_stderr=line.get("allin_adjusted_stderr"),
+                   allin=Figure.of(line, "allin_adjusted_"),
+                   luck=Figure.of(line, "luck_adjusted_"),
                    units=line.get("units"), out=bool(line.get("out")),
-                   out_reason=line.get("out_reason"))
+                   out_reason=line.get("out_reason"),
+                   separate_from_next=line.get("separate_from_next"),
+                   more_hands=line.get("more_hands"))
+
+    @property
+    def raw(self) -> Figure:
+        return Figure(self.per_hand, self.stderr, self.ci95)
 
     # -- as printed ---------------------------------------------------------------------
 
     @property
     def per_hand_text(self) -> str:
-        return signed(self.per_hand)
+        return self.raw.text
 
     @property
     def half_text(self) -> str:
-        return plain(self.half)
+        return self.raw.half_text
 
     @property
     def interval_text(self) -> str:
-        return "-" if self.ci95 is None else f"[{self.ci95[0]:+.4f}, {self.ci95[1]:+.4f}]"
+        return self.raw.interval_text
 
     @property
     def hands_text(self) -> str:
@@ -116,30 +239,24 @@ class Row:
         return _bankroll(self.bankroll)
 
     @property
-    def allin_text(self) -> str:
-        return signed(self.allin_per_hand)
-
-    @property
-    def allin_stderr_text(self) -> str:
-        return plain(self.allin_stderr)
-
-    @property
-    def allin_stderr_signed_text(self) -> str:
-        """The all-in adjusted stderr as ``report.html`` has always shown it, with a sign."""
-        return signed(self.allin_stderr)
+    def separate_text(self) -> str:
+        """``yes`` (this bot's interval and the next one's are disjoint), ``~12,300 more``
+        (about the hands each would need), or ``-``."""
+        if self.separate_from_next:
+            return "yes"
+        if self.more_hands is None:
+            return "-"
+        return f"~{_count(self.more_hands)} more"
 
     @property
     def tone(self) -> str:
         """``pos``, ``neg`` or ``""``: the colour of the per-hand result."""
-        if not self.per_hand:
-            return ""
-        return "pos" if self.per_hand > 0 else "neg"
+        return self.raw.tone
 
     def cells(self) -> list[str]:
-        """Rank, bot, per hand, ±, hands, faults, run-off rank: the columns of the text and
-        the live tables."""
-        return [str(self.rank), self.name, self.per_hand_text, self.half_text, self.hands_text,
-                str(self.faults), str(self.runoff_rank)]
+        """Rank, bot, per hand, ±, units, hands, faults: the columns of the live table."""
+        return [str(self.rank), self.name, self.per_hand_text, self.half_text,
+                self.units_text, self.hands_text, str(self.faults)]
 
 
 @dataclass(frozen=True)
@@ -153,12 +270,37 @@ class Bar:
 
 
 @dataclass(frozen=True)
+class CrossCell:
+    """The row bot's raw figure in the matches where the column's bot also sat."""
+
+    figure: Figure
+    hands: int
+    units: int
+
+    @property
+    def tone(self) -> str:
+        """``win``, ``loss`` or ``""`` (even): the cell's colour."""
+        return {"pos": "win", "neg": "loss"}.get(self.figure.tone, "")
+
+    @property
+    def faint(self) -> bool:
+        """Whether the interval holds 0 (or there is none): the colour is drawn faint."""
+        return self.figure.holds_zero
+
+    @property
+    def title(self) -> str:
+        """The cell's details: interval, hands and units."""
+        return (f"95% interval {self.figure.interval_text}, {self.hands:,} hands,"
+                f" {self.units:,} unit{'s' if self.units != 1 else ''}")
+
+
+@dataclass(frozen=True)
 class CrossRow:
-    """The row bot's chips per hand in the matches where each column's bot also sat
-    (``None`` on the diagonal)."""
+    """One bot's row of the crosstable: a cell per column's bot (``None`` on the diagonal and
+    for a bot it never sat with)."""
 
     name: str
-    cells: tuple[str | None, ...]
+    cells: tuple[CrossCell | None, ...]
 
 
 @dataclass(frozen=True)
@@ -181,11 +323,17 @@ class StandingsView:
     allin: bool
     #: Each row's interval drawn on one scale shared by all (same order as ``rows``).
     bars: tuple[Bar, ...]
-    #: The cross-table (:func:`with_cross`), or none.
+    #: The crosstable's bots (in rank order) and its rows (none in an older document).
     cross_names: tuple[str, ...] = ()
     cross: tuple[CrossRow, ...] = ()
     #: What one independent unit of the intervals is: ``match`` or ``deal set``.
     unit: str | None = None
+    #: Whether the rows have luck-adjusted figures.
+    luck: bool = False
+    #: The figure that ranks (``raw``, ``allin``, ``luck``), and why it is not the one asked
+    #: for, if it is not.
+    rank_by: str = "raw"
+    rank_by_note: str | None = None
 
     @property
     def unit_text(self) -> str:
@@ -194,6 +342,14 @@ class StandingsView:
             return ("Intervals: Student's t over each bot's units, one unit per deal set of a"
                     " table (its seatings summed: they share the cards).")
         return "Intervals: Student's t over each bot's units, one unit per match."
+
+    @property
+    def rank_by_text(self) -> str:
+        """Which figure ranks, in a sentence."""
+        text = f"Ranked by {FIGURE_NAMES.get(self.rank_by, self.rank_by)}"
+        if self.rank_by != "raw":
+            text += f" (--rank-by {self.rank_by})"
+        return text + (f"; {self.rank_by_note}." if self.rank_by_note else ".")
 
     @property
     def out_notes(self) -> tuple[str, ...]:
@@ -214,14 +370,6 @@ class StandingsView:
 
     def drawn(self) -> list[tuple[Row, Bar]]:
         return list(zip(self.rows, self.bars))
-
-    def with_cross(self, names: list[str], cross: dict) -> StandingsView:
-        """This view with the cross-table ``cross`` (:func:`.standings.cross_table`)."""
-        from dataclasses import replace
-
-        table = tuple(CrossRow(a, tuple(None if a == b else signed(cross[a][b], 3)
-                                        for b in names)) for a in names)
-        return replace(self, cross_names=tuple(names), cross=table)
 
 
 def bars(rows: Iterable[Row], width: int = BAR_WIDTH) -> tuple[Bar, ...]:
@@ -254,6 +402,48 @@ def rows_of(lines: Iterable[Mapping]) -> tuple[Row, ...]:
     return tuple(Row.of(line) for line in lines)
 
 
+def crosstable(names: Iterable[str], table: Mapping) -> tuple[CrossRow, ...]:
+    """The crosstable's rows, in the order of ``names``, of a ``standings.json``
+    ``crosstable``."""
+    names = list(names)
+
+    def cell(a: str, b: str) -> CrossCell | None:
+        found = table.get(a, {}).get(b)
+        if a == b or found is None:
+            return None
+        return CrossCell(Figure.of(found), found.get("hands", 0), found.get("units", 0))
+
+    return tuple(CrossRow(a, tuple(cell(a, b) for b in names)) for a in names)
+
+
+def option_rows(options: Mapping) -> tuple[tuple[str, str], ...]:
+    """A tournament's recorded options as ``(option, value)`` lines a person reads: each
+    option by its flag, the game's options on one line, the bot limits one per line, yes or
+    no, none."""
+    def text(value) -> str:
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, Mapping):
+            return ", ".join(f"{k.replace('_', ' ')} {text(v)}" for k, v in value.items())
+        if isinstance(value, (list, tuple)):
+            return ", ".join(map(text, value))
+        return str(value)
+
+    lines = []
+    for key, value in options.items():
+        if key == "limits" and isinstance(value, Mapping):
+            lines += [(flag, text(limit)) for flag, limit in value.items()]
+        elif key == "game_options":
+            lines.append(("game options", text(value) or "the game's defaults"))
+        elif key == "adjust":
+            lines.append(("adjusted figures", text(value)))
+        else:
+            lines.append(("--" + key.replace("_", "-"), text(value)))
+    return tuple(lines)
+
+
 def of(document: Mapping) -> StandingsView:
     """The view of a ``standings.json`` document."""
     rows = rows_of(document.get("bots") or [])
@@ -262,7 +452,8 @@ def of(document: Mapping) -> StandingsView:
     if runoff is None:
         runoff = [r.name for r in sorted(rows, key=lambda r: (r.runoff_rank is None,
                                                               r.runoff_rank or 0))]
-    lines = document.get("bots") or []
+    names = tuple(row.name for row in rows)
+    table = document.get("crosstable")
     return StandingsView(
         game=document.get("game"), players=document.get("players"),
         hands_per_match=document.get("hands_per_match"),
@@ -270,6 +461,10 @@ def of(document: Mapping) -> StandingsView:
         planned=counts.get("planned", 0), done=counts.get("done", 0),
         failed=counts.get("failed", 0), skipped=counts.get("skipped", 0),
         rows=rows, runoff=tuple(runoff),
-        allin=bool(lines) and "allin_adjusted_per_hand" in lines[0],
+        allin=bool(rows) and rows[0].allin is not None,
+        luck=bool(rows) and rows[0].luck is not None,
         bars=bars(rows),
-        unit=document.get("unit") or ("deal set" if document.get("duplicate") else "match"))
+        cross_names=names if table is not None else (),
+        cross=crosstable(names, table) if table is not None else (),
+        unit=document.get("unit") or ("deal set" if document.get("duplicate") else "match"),
+        rank_by=document.get("rank_by") or "raw", rank_by_note=document.get("rank_by_note"))
