@@ -217,7 +217,7 @@ def test_the_smallest_bot_in_the_readme_works(tmp_path, players, seat):
     start = text.index("```python", text.index("## The smallest complete")) + len("```python\n")
     path = tmp_path / "smallest.py"
     path.write_text(text[start:text.index("```", start)])
-    sent, expected = kuhn_call_transcript(players, seat, seed=20 + players)
+    sent, expected = call_transcript("kuhn", players, seat, seed=20 + players)
     result = run_bot([sys.executable, str(path)], sent)
     assert result.returncode == 0, result.stderr.decode()
     assert result.stdout == expected
