@@ -110,7 +110,7 @@ class Client:
     def __init__(self, decide, stdin=sys.stdin, stdout=sys.stdout):
         self.decide = decide
         self.stdin, self.stdout = stdin, stdout
-        self.game = os.environ.get("POKERBOTS_GAME", "kuhn")
+        self.game = os.environ.get("POKERBOTS_GAME") or "kuhn"
         self.players = 0
         self.bankrolls = []
         self.button = 0
