@@ -39,7 +39,8 @@ def new(name: Path | None, lang: str | None, list_: bool) -> None:
 
         cd NAME && ./build && cd .. && pokerbots smoke NAME/bot --game all
 
-    (A Python bot needs no build, and its entry point is NAME/bot.py.) NAME/README.md says where the strategy goes. `pokerbots new --list` lists the languages.
+    (A Python bot needs no build, and its entry point is NAME/bot.py.) NAME/README.md says
+    where the strategy goes. `pokerbots new --list` lists the languages.
     """
     if list_:
         list_kits()
