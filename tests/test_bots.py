@@ -114,8 +114,14 @@ def test_python_bot_replays_a_referee_transcript(game, players, seat, make, argv
     assert result.stdout.endswith(b"Thank you dealer, have a nice day!\n")
 
 
-def kuhn_call_transcript(players: int, seat: int, seed: int):
-    return transcript_for("kuhn", players, seat, call_bot.decide, hands=60, seed=seed)
+def call_transcript(game: str, players: int, seat: int, seed: int):
+    return transcript_for(game, players, seat, call_bot.decide, hands=60, seed=seed)
+
+
+#: (game, players, seat) of the C and shell check/call bots' transcripts: every game.
+CALL_CASES = [("kuhn", 2, 0), ("kuhn", 6, 5), ("leduc", 3, 2), ("leduc", 10, 4),
+              ("holdem-nl", 2, 1), ("holdem-nl", 6, 3), ("holdem-limit", 3, 0),
+              ("holdem-limit", 10, 9)]
 
 
 @pytest.fixture(scope="module")
@@ -133,34 +139,22 @@ def c_bot(tmp_path_factory):
     return build / "call_bot"
 
 
-@pytest.mark.parametrize("players, seat", [(2, 0), (3, 2), (4, 1), (6, 5)])
-def test_c_bot_replays_a_referee_transcript(c_bot, players, seat):
-    sent, expected = kuhn_call_transcript(players, seat, seed=players)
-    result = run_bot([str(c_bot)], sent)
+@pytest.mark.parametrize("game, players, seat", CALL_CASES)
+def test_c_bot_replays_a_referee_transcript(c_bot, game, players, seat):
+    sent, expected = call_transcript(game, players, seat, seed=players)
+    result = run_bot([str(c_bot)], sent, game=game)
     assert result.returncode == 0, result.stderr.decode()
     assert result.stdout == expected
 
 
-def test_c_bot_refuses_holdem(c_bot):
-    result = run_bot([str(c_bot)], b"", game="holdem-nl")
-    assert result.returncode != 0
-    assert b"Kuhn poker only" in result.stderr
-
-
-@pytest.mark.parametrize("players, seat", [(2, 1), (3, 0), (5, 2)])
-def test_shell_bot_replays_a_referee_transcript(players, seat):
+@pytest.mark.parametrize("game, players, seat", CALL_CASES[::2])
+def test_shell_bot_replays_a_referee_transcript(game, players, seat):
     path = BOTS / "sh" / "call_bot.sh"
     assert os.access(path, os.X_OK)
-    sent, expected = kuhn_call_transcript(players, seat, seed=10 + players)
-    result = run_bot([str(path)], sent)
+    sent, expected = call_transcript(game, players, seat, seed=10 + players)
+    result = run_bot([str(path)], sent, game=game)
     assert result.returncode == 0, result.stderr.decode()
     assert result.stdout == expected
-
-
-def test_shell_bot_refuses_holdem():
-    result = run_bot([str(BOTS / "sh" / "call_bot.sh")], b"", game="holdem-limit")
-    assert result.returncode != 0
-    assert b"Kuhn poker only" in result.stderr
 
 
 KUHN_3P_INIT = b"init_round\nMoney: 0,0,0\nBlinds: 1,1,1\nButton: 0\nEndProb: 1,100\n"
@@ -223,7 +217,7 @@ def test_the_smallest_bot_in_the_readme_works(tmp_path, players, seat):
     start = text.index("```python", text.index("## The smallest complete")) + len("```python\n")
     path = tmp_path / "smallest.py"
     path.write_text(text[start:text.index("```", start)])
-    sent, expected = kuhn_call_transcript(players, seat, seed=20 + players)
+    sent, expected = call_transcript("kuhn", players, seat, seed=20 + players)
     result = run_bot([sys.executable, str(path)], sent)
     assert result.returncode == 0, result.stderr.decode()
     assert result.stdout == expected

@@ -77,6 +77,8 @@ class Commands(click.Group):
                        "Every table of K bots, duplicate deals, rankings with intervals."),
         "standings": ("cli.standings", "The standings of a tournament folder."),
         "logs": ("cli.logs", "Manage the match logs: delete old matches (logs prune)."),
+        "new": ("cli.new",
+                "Start a bot from a kit: a small, complete bot in the language of your choice."),
         "serve": ("cli.serve",
                   "Run a competition: submissions, quarantine, tournaments, a web site."),
     }
