@@ -79,6 +79,8 @@ class Commands(click.Group):
         "logs": ("cli.logs", "Manage the match logs: delete old matches (logs prune)."),
         "serve": ("cli.serve",
                   "Run a competition: submissions, quarantine, tournaments, a web site."),
+        "team": ("cli.team", "Add, list and revoke the teams of a competition and their tokens."),
+        "submit": ("cli.submit", "Upload a bot folder to a competition; --wait for its verdict."),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
