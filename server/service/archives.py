@@ -112,7 +112,12 @@ def _tar_entries(archive: tarfile.TarFile, max_files: int):
         elif member.issym():
             yield raw, _Entry(name, "link", target=_link_target(name, raw, member.linkname))
         elif member.islnk():
-            yield raw, _Entry(name, "hardlink", target=_clean(member.linkname))
+            try:
+                target = _clean(member.linkname)
+            except ArchiveError:
+                raise _bad(f"entry {raw!r} is a link pointing outside the bot's folder (to"
+                           f" {member.linkname!r})") from None
+            yield raw, _Entry(name, "hardlink", target=target)
         elif member.ischr() or member.isblk():
             raise _odd(raw, "a device file")
         elif member.isfifo():
