@@ -8,7 +8,9 @@ Three trio tasks share the store (only they write to it, one at a time: they run
                  is not tested half-copied), and still the same after its copy. It is
                  copied into the data folder and read (:mod:`.submissions`): a new version
                  is ``testing`` (or ``rejected``, with the reason); a folder that went away
-                 withdraws its bot.
+                 withdraws its bot (not a team's: its bot is uploaded, :mod:`.uploads`,
+                 and takes the same way in, :meth:`Service.place` then
+                 :meth:`Service.record`).
 ``test``         smoke-tests the versions waiting, oldest first, one at a time
                  (:mod:`.quarantine`); a pass admits the version, a failure keeps the bot's
                  previous admitted version playing.
