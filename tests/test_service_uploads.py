@@ -247,8 +247,10 @@ def test_a_body_too_long_without_its_length_is_cut_at_the_limit(site):
 def test_tokens_wrong_missing_or_an_organisers(site):
     body = zipped(BOT)
     before = site.tree()
-    assert site.request("POST", "/api/submissions", body)[0] == 401
-    assert site.request("POST", "/api/submissions", body, token="alpha.wrong")[0] == 401
+    status, _, answer = site.request("POST", "/api/submissions", body)
+    assert status == 401 and "this needs a team's token" in answer["error"]
+    status, _, answer = site.request("POST", "/api/submissions", body, token="alpha.wrong")
+    assert status == 401 and "not a team's token, or it was revoked" in answer["error"]
     assert site.request("POST", "/api/submissions", body,
                         token=site.tokens["alpha"] + "x")[0] == 401
     assert site.request("POST", "/api/submissions", body,

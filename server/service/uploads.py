@@ -39,7 +39,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from pokerbots.server.service import archives
-from pokerbots.server.service.auth import viewer_of
+from pokerbots.server.service.auth import token_of, viewer_of
 from pokerbots.server.service.scheduler import BOTS, Service
 from pokerbots.server.service.store import reader
 from pokerbots.server.service.submissions import Examined
@@ -59,9 +59,11 @@ def _refuse(status: int, message: str, **headers: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-def _unauthorised() -> JSONResponse:
-    return _refuse(401, "this needs a team's token: Authorization: Bearer TOKEN (pokerbots"
-                        " team add prints it)", **{"WWW-Authenticate": 'Bearer realm="pokerbots"'})
+def _unauthorised(request: Request) -> JSONResponse:
+    message = ("this token is not a team's token, or it was revoked" if token_of(request)
+               else "this needs a team's token: Authorization: Bearer TOKEN (pokerbots team"
+                    " add prints it)")
+    return _refuse(401, message, **{"WWW-Authenticate": 'Bearer realm="pokerbots"'})
 
 
 class Uploads:
@@ -101,7 +103,7 @@ class Uploads:
     async def upload(self, request: Request) -> Response:
         team = await anyio.to_thread.run_sync(viewer_of, request)
         if team is None:
-            return _unauthorised()
+            return _unauthorised(request)
         if team.organiser:
             return _refuse(403, f"{team.name} is an organiser's token: an organiser has no"
                                 " bot; upload with a team's token")
@@ -157,7 +159,7 @@ class Uploads:
         finally:
             store.close()
         if team is None:
-            return _unauthorised()
+            return _unauthorised(request)
         if version is None or not (team.organiser or version["name"] == team.name):
             return _refuse(404, f"{team.name} has no version {version_id}")
         return JSONResponse({**_document(version), "report": version["report"],
