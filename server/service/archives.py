@@ -199,9 +199,13 @@ def _unwrapped(entries: list[_Entry]) -> list[_Entry]:
             not all("/" in e.name for e in entries):
         return entries
     prefix = top + "/"
-    return [replace(e, name=e.name[len(prefix):],
-                    target=(e.target[len(prefix):] if e.kind == "hardlink" else e.target))
-            for e in entries if e.name.startswith(prefix)]
+    inner = [replace(e, name=e.name[len(prefix):],
+                     target=(e.target[len(prefix):] if e.kind == "hardlink" else e.target))
+             for e in entries if e.name.startswith(prefix)]
+    for entry in inner:
+        if entry.kind == "link":  # "top/up -> .." stayed in the archive, not in top
+            _link_target(entry.name, prefix + entry.name, entry.target)
+    return inner
 
 
 # -- writing them ----------------------------------------------------------------------------
