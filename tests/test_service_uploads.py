@@ -278,9 +278,15 @@ def test_login_sets_an_http_only_strict_cookie_that_opens_the_teams_documents(si
     status, _, page = site.request("POST", "/login", b"token=beta.wrong",
                                    headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert status == 401 and "not a team" in page["text"]
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    for asked, went in (("/bots/beta", "/bots/beta"), ("//evil.example/", "/teams/beta"),
+                        ("https://evil.example/", "/teams/beta")):
+        body = f"token={site.tokens['beta']}&next={asked}".encode()
+        assert site.request("POST", "/login", body, headers=form)[1]["location"] == went
     status, headers, _ = site.request("POST", "/logout")
     assert status == 303 and 'pokerbots_token=""' in headers["set-cookie"]
-    assert site.served.get("/login").status == 200
+    page = site.served.get("/login?next=/teams/%3Cb%3E")
+    assert page.status == 200 and 'name="next" value="/teams/&lt;b&gt;"' in page.text
 
 
 @pytest.mark.slow

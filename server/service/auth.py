@@ -4,7 +4,8 @@ A request carries a token in ``Authorization: Bearer TOKEN`` (a script, ``pokerb
 or in the cookie ``pokerbots_token`` that ``POST /login`` sets (a browser): HTTP-only (no
 script reads it), ``SameSite=Strict`` (no other site's page sends it), ``Secure`` when the site
 is reached over HTTPS. :func:`viewer_of` gives the team or None; ``POST /logout`` clears the
-cookie. The login form (``GET /login``) is ``templates/login.html``.
+cookie. The login form (``GET /login?next=/teams/NAME``) is ``templates/login.html``; after
+the login the browser goes to ``next`` (an address on this site), else to the team's page.
 """
 
 from __future__ import annotations
@@ -48,6 +49,12 @@ def viewer_of(request: Request, store: Store | None = None) -> Team | None:
     return team_of(request.app.state.data, token)
 
 
+def _local(path: str) -> str:
+    """``path`` if it is an address on this site (``/teams/x``), else "" (no open redirect
+    to another site: ``//evil.example``, ``https://...``)."""
+    return path if path.startswith("/") and not path.startswith(("//", "/\\")) else ""
+
+
 def team_of(data: Path, token: str) -> Team | None:
     """The team of ``token`` in the service whose data folder is ``data``, or None."""
     opened = reader(data)
@@ -60,12 +67,12 @@ def team_of(data: Path, token: str) -> Team | None:
 def routes(now: Callable[[], pages.Now]) -> list[Route]:
     """``GET`` and ``POST /login``, ``POST /logout``."""
 
-    def form(error: str | None = None, status: int = 200) -> Response:
-        return HTMLResponse(pages.page("login.html", "Log in", now(), error=error),
-                            status_code=status)
+    def form(error: str | None = None, status: int = 200, target: str = "") -> Response:
+        return HTMLResponse(pages.page("login.html", "Log in", now(), error=error,
+                                       next=target), status_code=status)
 
     async def login_page(request: Request) -> Response:
-        return form()
+        return form(target=_local(request.query_params.get("next", "")))
 
     async def login(request: Request) -> Response:
         body = b""
@@ -73,12 +80,14 @@ def routes(now: Callable[[], pages.Now]) -> list[Route]:
             body += chunk
             if len(body) > _FORM_BYTES:
                 return form("That form is too long: paste the token alone.", 413)
-        token = parse_qs(body.decode("latin-1")).get("token", [""])[0].strip()
+        fields = parse_qs(body.decode("latin-1"))
+        token = fields.get("token", [""])[0].strip()
+        target = _local(fields.get("next", [""])[0])
         team = (await anyio.to_thread.run_sync(team_of, request.app.state.data, token)
                 if token else None)
         if team is None:
-            return form("That token is not a team's token (or it was revoked).", 401)
-        answer = RedirectResponse("/" if team.organiser else f"/teams/{team.name}",
+            return form("That token is not a team's token (or it was revoked).", 401, target)
+        answer = RedirectResponse(target or ("/" if team.organiser else f"/teams/{team.name}"),
                                   status_code=303)
         answer.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/",
                           secure=request.url.scheme == "https")

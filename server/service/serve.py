@@ -253,7 +253,7 @@ async def _main(service: scheduler.Service, uploads: Uploads, listener: socket.s
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(signals)
-        app = create_app(service.settings.data, now, uploads)
+        app = create_app(service.settings.data, now, uploads=uploads)
         await nursery.start(partial(hypercorn_serve, app, config, shutdown_trigger=stop.wait))
         shown = f"[{host}]" if ":" in host else host
         _say(f"The site: http://{shown}:{port}/ (Ctrl-C stops)")

@@ -127,7 +127,7 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(data: Path, now: Callable[[], pages.Now], uploads=None):
+def create_app(data: Path, now: Callable[[], pages.Now], *, uploads=None):
     """The site of the service whose data folder is ``data``; ``now()`` tells what the
     scheduler is doing; ``uploads`` (:class:`.uploads.Uploads`) takes the teams' bots."""
 
