@@ -308,6 +308,24 @@ def test_submit_refuses_a_folder_without_an_entry_point_and_a_wrong_token(site, 
     assert result.returncode == 2 and "--token" in result.stderr
 
 
+def form_of(archive: bytes, field: str) -> tuple[bytes, str]:
+    """A ``multipart/form-data`` body with ``archive`` as the file of ``field``, as Chromium
+    sends it; and its content type."""
+    boundary = "----WebKitFormBoundary7MA4YWxkTrZu0gW"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\";"
+            f" filename=\"bot.tar.gz\"\r\nContent-Type: application/gzip\r\n\r\n").encode()
+    body += archive + f"\r\n--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def test_a_form_without_the_archive_field_is_refused(site):
+    before = site.tree()
+    body, kind = form_of(zipped(BOT), "file")
+    status, _, answer = site.upload(body, headers={"Content-Type": kind})
+    assert status == 400 and "no file in its 'archive' field" in answer["error"], answer
+    assert site.tree() == before
+
+
 def allowed(site: Site, team: str) -> bool:
     """Whether the team may upload now (an empty body is a 400 then, a 429 before)."""
     return site.upload(b"", team=team)[0] == 400
@@ -354,8 +372,12 @@ def test_an_archive_of_the_folder_itself_is_unpacked_into_its_place(site, tmp_pa
                (entry("mybot/VERSION"), b"wrapped\n"),
                (entry("mybot/lib", tarfile.SYMTYPE, "bot"), None))
     site.served.wait("the upload interval", lambda: allowed(site, "beta"), timeout=10)
-    status, _, answer = site.upload(body, team="beta")
-    assert status == 201 and answer["status"] == "testing", answer
+    # as a browser's form sends it, with the login cookie: back to the team's page
+    form, kind = form_of(body, "archive")
+    status, headers, _ = site.request(
+        "POST", "/api/submissions", form,
+        headers={"Content-Type": kind, "Cookie": f"pokerbots_token={site.tokens['beta']}"})
+    assert (status, headers["location"]) == (303, "/teams/beta")
     status, headers, answer = site.upload(body, team="beta")  # at once again: too soon
     assert status == 429 and 1 <= int(headers["retry-after"]) <= 3, answer
     (copy,) = (site.data / "bots" / "beta").iterdir()

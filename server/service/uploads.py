@@ -20,6 +20,11 @@ the team less than ``interval`` seconds after its last accepted one, or while on
 unpacked, 429 with ``Retry-After``. The body is held in memory up to 1 MiB, then in an
 unnamed temporary file of the system's (never in the data folder).
 
+A browser's form does the same: ``<form method="post" action="/api/submissions"
+enctype="multipart/form-data">`` with the archive in a file field named ``archive`` (the login
+cookie is the token; ``SameSite=Strict`` keeps other sites' pages from sending it); it is
+answered with a redirection to the team's page (``/teams/NAME``) instead of the document.
+
 ``GET /api/submissions/ID`` (the team's token, or an organiser's) gives the version ``ID``'s
 state as the same document plus ``report`` (the failing smoke match's paragraph) and
 ``tested``: ``pokerbots submit --wait`` polls it.
@@ -27,15 +32,18 @@ state as the same document plus ``report`` (the failing smoke match's paragraph)
 
 from __future__ import annotations
 
+import email.policy
+import io
 import math
 import secrets
 import shutil
 import tempfile
 import time
+from email.parser import BytesParser
 
 import anyio
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from pokerbots.server.service import archives
@@ -51,6 +59,8 @@ UPLOAD_INTERVAL = 60.0
 MAX_FILES = 10_000
 #: Bytes of a body kept in memory before it goes to a temporary file.
 _SPOOL = 1 << 20
+#: The field of a browser's form (``multipart/form-data``) that holds the archive.
+FORM_FIELD = "archive"
 #: The prefix of an upload's folder in data/bots until it is whole.
 INCOMING = ".upload-"
 
@@ -125,7 +135,8 @@ class Uploads:
                         return self._too_long()
                     body.write(chunk)
                 body.seek(0)
-                examined = await anyio.to_thread.run_sync(self._unpack, team.name, body)
+                kind = request.headers.get("content-type", "")
+                examined = await anyio.to_thread.run_sync(self._unpack, team.name, body, kind)
             version = self.service.record(examined)
         except archives.ArchiveError as exc:
             return _refuse(exc.status, exc.message)
@@ -135,14 +146,19 @@ class Uploads:
             self._busy.discard(team.name)
         self._last[team.name] = self.clock()
         document = _document(version)
+        if _is_form(kind):  # a browser: back to the team's page, which shows the version
+            return RedirectResponse(f"/teams/{team.name}", status_code=303)
         return JSONResponse(document, status_code=201, headers={"Location": document["url"]})
 
     def _too_long(self) -> JSONResponse:
         return _refuse(413, f"the archive is longer than this service's --max-upload"
                             f" ({self.max_upload:,} bytes)")
 
-    def _unpack(self, name: str, body) -> Examined:
-        """Unpack ``body`` into a new folder of data/bots and place it (a worker thread)."""
+    def _unpack(self, name: str, body, kind: str) -> Examined:
+        """Unpack ``body`` (of content type ``kind``) into a new folder of data/bots and place
+        it (a worker thread)."""
+        if _is_form(kind):
+            body = _form_file(body, kind)
         incoming = self.data / BOTS / f"{INCOMING}{secrets.token_hex(6)}"
         archives.unpack(body, incoming, max_files=self.max_files, max_bytes=self.max_upload)
         try:
@@ -164,6 +180,22 @@ class Uploads:
             return _refuse(404, f"{team.name} has no version {version_id}")
         return JSONResponse({**_document(version), "report": version["report"],
                              "tested": version["tested"]})
+
+
+def _is_form(kind: str) -> bool:
+    return kind.split(";", 1)[0].strip().lower() == "multipart/form-data"
+
+
+def _form_file(body, kind: str) -> io.BytesIO:
+    """The archive of a browser's form: its ``archive`` field's file (ArchiveError 400
+    without one). The standard library's MIME parser reads the body, which is at most
+    ``max_upload`` bytes."""
+    head = f"Content-Type: {kind}\r\nMIME-Version: 1.0\r\n\r\n".encode("latin-1", "replace")
+    message = BytesParser(policy=email.policy.HTTP).parsebytes(head + body.read())
+    for part in message.iter_parts() if message.is_multipart() else ():
+        if part.get_param("name", header="content-disposition") == FORM_FIELD:
+            return io.BytesIO(part.get_payload(decode=True) or b"")
+    raise archives.ArchiveError(400, f"the form has no file in its {FORM_FIELD!r} field")
 
 
 def _document(version: dict) -> dict:
