@@ -85,6 +85,15 @@ class Site:
         finally:
             db.close()
 
+    def present(self, bot: str) -> int | None:
+        """Whether the bot may play (the store's ``bots.present``)."""
+        db = sqlite3.connect(f"file:{self.data / 'service.sqlite'}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT present FROM bots WHERE name = ?", (bot,)).fetchone()
+        finally:
+            db.close()
+        return None if row is None else row[0]
+
     def tree(self) -> dict[str, tuple]:
         """Every file and folder of the data folder but the store's own files."""
         found = {}
@@ -218,14 +227,17 @@ def test_team_add_list_and_revoke(site, tmp_path):
     assert sorted(lines) == ["alpha", "beta", "boss", "gamma"]
     assert lines["boss"][1] == "organiser" and lines["gamma"][1:2] == ["team"]
     assert lines["gamma"][-1] == "active"
+    status, _, answer = site.request("POST", "/api/submissions", zipped(BOT), token=token)
+    assert status == 201 and site.present("gamma") == 1, answer
     result = pokerbots("team", "revoke", "gamma", "--data", data)
     assert result.returncode == 0, result.stderr
+    assert site.present("gamma") == 0  # its bot plays no more
     assert "revoked" in pokerbots("team", "list", "--data", data).stdout.splitlines()[-1]
     status, headers, _ = site.request("POST", "/api/submissions", zipped(BOT), token=token)
     assert status == 401 and headers["www-authenticate"].startswith("Bearer")
     assert pokerbots("team", "revoke", "gamma", "--data", data).returncode == 2
     result = pokerbots("team", "add", "gamma", "--data", data)  # a new token
-    assert result.returncode == 0
+    assert result.returncode == 0 and site.present("gamma") == 1
     assert site.request("GET", "/api/submissions/999", token=token)[0] == 401
     assert site.request("GET", "/api/submissions/999",
                         token=result.stdout.strip())[0] == 404
