@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from test_tournament_slow import dask_cluster, matches  # noqa: F401 (a fixture)
 
+from pokerbots.server.service import archives
 from pokerbots.server.service.store import open_store
 from pokerbots.server.service.teams import add_team
 
@@ -182,6 +183,8 @@ BAD = [
     ("a device", tgz((entry("bot.py"), b"x"), (entry("tty", tarfile.CHRTYPE), None)), 400,
      "entry 'tty' is a device file"),
     ("a fifo", tgz((entry("pipe", tarfile.FIFOTYPE), None)), 400, "entry 'pipe' is a fifo"),
+    ("a name too long", tgz((entry("bot.py"), b"x"), (entry("n" * 300), b"x")), 400,
+     f"entry '{'n' * 300}' has a name longer than 255 bytes"),
     ("a name twice", tgz((entry("bot.py"), b"x"), (entry("bot.py"), b"y")), 400,
      "entry 'bot.py' appears twice"),
     ("a zip with ..", zipped(BOT, ("../../evil.py", 0o100644, b"x")), 400,
@@ -250,6 +253,17 @@ def test_a_bad_upload_gets_its_code_and_writes_nothing(site, what, body, code, w
     assert (status, words in answer.get("error", "")) == (code, True), (status, answer)
     assert site.tree() == before
     assert site.versions() == versions
+
+
+def test_corruption_found_while_writing_leaves_no_folder(tmp_path):
+    """A zip entry whose data does not match its CRC is found only while it is written."""
+    good = zipped(BOT, ("data.txt", 0o100644, b"a" * 1000))
+    at = good.index(b"a" * 100)
+    body = good[:at] + b"b" + good[at + 1:]  # stored, not compressed: the CRC no longer fits
+    with pytest.raises(archives.ArchiveError) as refused:
+        archives.unpack(io.BytesIO(body), tmp_path / "bot", max_files=10, max_bytes=1 << 20)
+    assert refused.value.status == 400 and "corrupt" in refused.value.message
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_body_too_long_without_its_length_is_cut_at_the_limit(site):

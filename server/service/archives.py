@@ -8,7 +8,9 @@ link whose target is outside the folder or an entry inside a link, a hard link t
 that is not a file of the archive, a device, fifo or socket, the same name twice, an
 encrypted zip entry (400); more than ``max_files`` entries, or files that would be more than
 ``max_bytes`` unpacked (413). A corrupt archive is a 400 too, also when the corruption shows
-only while its files are written (the half-written folder is removed then). Files are written
+only while its files are written (the half-written folder is removed then); an entry the
+file system will not take (a name too long) is a 400 naming it, while the service's own disk
+failing (full, read-only) is an OSError for the service. Files are written
 with ``O_EXCL | O_NOFOLLOW``, modes ``0o755`` or ``0o644`` (the executable bit kept, nothing
 else), links made last, so that no file is ever written through a link. An archive whose
 files are all inside one folder, with no entry point at the top, is that folder's content
@@ -20,6 +22,7 @@ Checking every entry ourselves, rather than trusting ``tarfile``'s ``data`` filt
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import posixpath
@@ -40,8 +43,14 @@ __all__ = ["ArchiveError", "pack", "unpack"]
 #: Folders and files left out of :func:`pack` (running a Python bot writes the first two).
 PACK_SKIPPED = ("__pycache__", ".git")
 _BLOCK = 1 << 16
+#: The longest file name (of one folder level) that file systems take.
+_NAME_MAX = 255
 #: The most bytes of a zip entry that is a link (its target).
 _LINK_BYTES = 4096
+#: Errors writing an upload that are the service's (its disk), not the archive's: OSError
+#: goes up with them (any other error naming an entry is a 400).
+SERVER_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS, errno.EACCES,
+                           errno.EPERM, errno.EMFILE, errno.ENFILE, errno.ENOMEM})
 
 
 class ArchiveError(Exception):
@@ -78,6 +87,8 @@ def _clean(raw: str) -> str:
                    " the bot's folder")
     if "\0" in raw:
         raise _bad(f"entry {raw!r} has a NUL character in its name")
+    if any(len(os.fsencode(p)) > _NAME_MAX for p in parts):
+        raise _bad(f"entry {raw!r} has a name longer than {_NAME_MAX} bytes")
     return "/".join(parts)
 
 
@@ -233,6 +244,8 @@ def unpack(source: BinaryIO, destination: Path, *, max_files: int, max_bytes: in
     except (tarfile.TarError, zipfile.BadZipFile, zlib.error, EOFError, OSError,
             UnicodeError, NotImplementedError, ValueError) as exc:
         shutil.rmtree(destination, ignore_errors=True)
+        if isinstance(exc, OSError) and exc.errno in SERVER_ERRNOS:
+            raise  # the service's own disk: not the archive's fault
         raise _bad(f"the archive is corrupt: {exc}") from None
     except ArchiveError:
         shutil.rmtree(destination, ignore_errors=True)
@@ -242,34 +255,40 @@ def unpack(source: BinaryIO, destination: Path, *, max_files: int, max_bytes: in
 def _write(entries: list[_Entry], destination: Path, max_bytes: int,
            open_member: Callable) -> None:
     destination.mkdir()
-    budget = max_bytes
-    for entry in entries:
-        path = destination / entry.name
-        if entry.kind == "dir":
-            path.mkdir(mode=0o755, parents=True, exist_ok=True)
-            continue
-        if entry.kind == "link":
-            continue
-        path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-        if entry.kind == "hardlink":
-            shutil.copyfile(destination / entry.target, path, follow_symlinks=False)
-            os.chmod(path, 0o755 if entry.executable else 0o644)
-            continue
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
-                     0o755 if entry.executable else 0o644)
+    budget = [max_bytes]
+    links = [e for e in entries if e.kind == "link"]  # last: nothing is written through one
+    for entry in [e for e in entries if e.kind != "link"] + links:
+        try:
+            _write_entry(entry, destination, budget, open_member)
+        except OSError as exc:
+            if exc.errno is None or exc.errno in SERVER_ERRNOS:
+                raise  # a corrupt stream (no errno), or the service's own disk
+            raise _bad(f"entry {entry.name!r} cannot be written: {exc.strerror}") from None
+
+
+def _write_entry(entry: _Entry, destination: Path, budget: list[int],
+                 open_member: Callable) -> None:
+    path = destination / entry.name
+    if entry.kind == "dir":
+        path.mkdir(mode=0o755, parents=True, exist_ok=True)
+        return
+    path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+    if entry.kind == "link":
+        os.symlink(entry.target, path)
+        return
+    mode = 0o755 if entry.executable else 0o644
+    if entry.kind == "hardlink":
+        shutil.copyfile(destination / entry.target, path, follow_symlinks=False)
+    else:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
         with os.fdopen(fd, "wb") as out, open_member(entry.member) as data:
             while block := data.read(_BLOCK):
-                budget -= len(block)
-                if budget < 0:  # a zip entry larger than its header said
-                    raise ArchiveError(413, f"the archive's files would be more than"
-                                            f" {max_bytes:,} bytes unpacked")
+                budget[0] -= len(block)
+                if budget[0] < 0:  # a zip entry larger than its header said
+                    raise ArchiveError(413, "the archive's files would be more than"
+                                            " the upload limit unpacked")
                 out.write(block)
-        os.chmod(path, 0o755 if entry.executable else 0o644)  # whatever the umask
-    for entry in entries:
-        if entry.kind == "link":
-            path = destination / entry.name
-            path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-            os.symlink(entry.target, path)
+    os.chmod(path, mode)  # whatever the umask
 
 
 def pack(folder: Path) -> bytes:

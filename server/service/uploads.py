@@ -142,6 +142,9 @@ class Uploads:
             return _refuse(exc.status, exc.message)
         except ClientDisconnect:
             return Response(status_code=400)  # nobody reads it
+        except OSError as exc:  # the service's own disk (archives.SERVER_ERRNOS)
+            self.service.say(f"{team.name}: an upload could not be stored: {exc}")
+            return _refuse(500, f"the service cannot store the upload now: {exc.strerror}")
         finally:
             self._busy.discard(team.name)
         self._last[team.name] = self.clock()
