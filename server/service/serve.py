@@ -143,6 +143,8 @@ def serve(config: ServeConfig) -> None:
          f" a tournament at start-up, then every {every_text(config.every)}; bots run"
          + (" in the sandbox (bubblewrap)" if settings.sandbox
             else " UNCONFINED (--no-sandbox): they can do whatever this user can"))
+    if config.scheduler is not None:
+        _say(f"The tournaments' matches are played on the Dask cluster of {config.scheduler}")
     try:
         failure = trio.run(_main, service, uploads, listener, config.host)
     finally:

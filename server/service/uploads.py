@@ -20,8 +20,8 @@ the team less than ``interval`` seconds after its last accepted one, or while on
 unpacked, 429 with ``Retry-After``. The body is held in memory up to 1 MiB, then in an
 unnamed temporary file of the system's (never in the data folder).
 
-A browser's form does the same: ``<form method="post" action="/api/submissions"
-enctype="multipart/form-data">`` with the archive in a file field named ``archive`` (the login
+A browser's form does the same: a form posted to ``/api/submissions`` as
+``multipart/form-data``, with the archive in a file field named ``archive`` (the login
 cookie is the token; ``SameSite=Strict`` keeps other sites' pages from sending it); it is
 answered with a redirection to the team's page (``/teams/NAME``) instead of the document.
 
