@@ -29,6 +29,7 @@ from test_tournament_slow import dask_cluster, matches  # noqa: F401 (a fixture)
 
 from pokerbots.server.service import archives
 from pokerbots.server.service.store import open_store
+from pokerbots.server.service.submissions import digest
 from pokerbots.server.service.teams import add_team
 
 from processes import pokerbots
@@ -253,6 +254,21 @@ def test_a_bad_upload_gets_its_code_and_writes_nothing(site, what, body, code, w
     assert (status, words in answer.get("error", "")) == (code, True), (status, answer)
     assert site.tree() == before
     assert site.versions() == versions
+
+
+def test_a_packed_folder_unpacks_to_the_same_version(tmp_path):
+    folder = bot_folder(tmp_path / "mine")
+    (folder / "lib").mkdir()
+    (folder / "lib" / "run.sh").write_text("#!/bin/sh\n")
+    (folder / "lib" / "run.sh").chmod(0o755)
+    (folder / "current").symlink_to("lib/run.sh")
+    (folder / "__pycache__").mkdir()
+    (folder / "__pycache__" / "bot.cpython-311.pyc").write_bytes(b"\0")
+    archives.unpack(io.BytesIO(archives.pack(folder)), tmp_path / "copy", max_files=100,
+                    max_bytes=1 << 20)
+    assert digest(tmp_path / "copy") == digest(folder)
+    assert os.access(tmp_path / "copy" / "lib" / "run.sh", os.X_OK)
+    assert not (tmp_path / "copy" / "__pycache__").exists()
 
 
 def test_corruption_found_while_writing_leaves_no_folder(tmp_path):
