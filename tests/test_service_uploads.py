@@ -15,6 +15,7 @@ import http.client
 import io
 import json
 import os
+import re
 import socket
 import sqlite3
 import stat
@@ -221,9 +222,9 @@ def test_team_add_list_and_revoke(site, tmp_path):
     result = pokerbots("team", "add", "gamma", "--data", data)
     assert result.returncode == 0, result.stderr
     token = result.stdout.strip()
-    assert token.startswith("gamma.") and "shown once" in result.stderr
-    store = (data / "service.sqlite").read_bytes()
-    assert token.encode() not in store and token.split(".")[1].encode() not in store
+    assert re.fullmatch(r"[A-Za-z0-9_-]{55}", token) and "shown once" in result.stderr
+    store = b"".join(p.read_bytes() for p in data.glob("service.sqlite*"))  # and its WAL
+    assert token[:12].encode() in store and token[12:].encode() not in store  # key, hash
     assert site.request("GET", "/api/submissions/999", token=token)[0] == 404  # it is known
     listed = pokerbots("team", "list", "--data", data)
     assert listed.returncode == 0
@@ -296,6 +297,8 @@ def test_tokens_wrong_missing_or_an_organisers(site):
     assert status == 401 and "this needs a team's token" in answer["error"]
     status, _, answer = site.request("POST", "/api/submissions", body, token="alpha.wrong")
     assert status == 401 and "not a team's token, or it was revoked" in answer["error"]
+    wrong = site.tokens["alpha"][:12] + site.tokens["beta"][12:]  # alpha's key, beta's rest
+    assert site.request("POST", "/api/submissions", body, token=wrong)[0] == 401
     assert site.request("POST", "/api/submissions", body,
                         token=site.tokens["alpha"] + "x")[0] == 401
     assert site.request("POST", "/api/submissions", body,

@@ -2,9 +2,11 @@
 
 A team is a name (its bot's name: as a bot folder's, letters, digits and ``_.-``, at most 40
 characters, not starting with a dot) and a token, made by :func:`add_team` and shown once. A
-token is ``NAME.SECRET`` (``SECRET``: 32 random bytes, URL-safe base64): the name says which
-row to check, so that checking costs one hash whatever the number of teams. The store keeps
-only a random salt and the salted ``hashlib.scrypt`` of the token; a token is checked by
+token is 55 URL-safe characters (``secrets.token_urlsafe``: 9 random bytes, then 32): its first
+12, the *key*, are kept in the store to find its row, so that checking a token costs one hash
+whatever the number of teams; a token is one word (a shell, a header, a cookie, a regular
+expression for ``[A-Za-z0-9_-]`` all take it whole). The store keeps the key, a random salt and
+the salted ``hashlib.scrypt`` of the whole token, never the token; a token is checked by
 hashing it again and comparing in constant time (:func:`hmac.compare_digest`). A token that
 checked out is remembered (by its sha256, with the hash it matched) so that a team's every
 page does not cost a scrypt; a revoked or replaced token fails at once all the same, since the
@@ -29,6 +31,8 @@ from pokerbots.server.tournament.entrants import check_name
 
 __all__ = ["Team", "TeamError", "add_team", "authenticate", "list_teams", "revoke_team"]
 
+#: The characters of a token that find its team's row (``token_urlsafe(9)``: 72 random bits).
+KEY = 12
 #: scrypt's cost (about 0.1 s and 16 MiB per check), as recommended for interactive logins.
 _SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1, "dklen": 32}
 #: Tokens remembered as checked (sha256 of the token -> the stored hash it matched).
@@ -71,10 +75,10 @@ def add_team(store: Store, name: str, organiser: bool = False) -> str:
     if found is not None and found["hash"] is not None:
         raise TeamError(f"there is a team called {name} already: `pokerbots team revoke"
                         f" {name}` first to give it a new token")
-    token = f"{name}.{secrets.token_urlsafe(32)}"
+    token = secrets.token_urlsafe(9) + secrets.token_urlsafe(32)
     salt = secrets.token_bytes(16)
-    store.put_team(name, organiser=organiser, salt=salt, hash_=_hash(token, salt),
-                   created=time.time())
+    store.put_team(name, organiser=organiser, key=token[:KEY], salt=salt,
+                   hash_=_hash(token, salt), created=time.time())
     return token
 
 
@@ -99,10 +103,9 @@ def revoke_team(store: Store, name: str) -> None:
 
 def authenticate(store: Store, token: str) -> Team | None:
     """The team whose token is ``token``, or None (no such team, revoked, a wrong token)."""
-    name, dot, _ = token.rpartition(".")
-    if not dot or not name:
+    if len(token) <= KEY:
         return None
-    row = store.team(name)
+    row = store.team_of_key(token[:KEY])
     if row is None or row["hash"] is None:
         return None
     key = hashlib.sha256(token.encode()).digest()
