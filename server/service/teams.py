@@ -108,12 +108,12 @@ def authenticate(store: Store, token: str) -> Team | None:
     row = store.team_of_key(token[:KEY])
     if row is None or row["hash"] is None:
         return None
-    key = hashlib.sha256(token.encode()).digest()
-    known = _CHECKED.get(key)
+    seen = hashlib.sha256(token.encode()).digest()
+    known = _CHECKED.get(seen)
     if known is None or not hmac.compare_digest(known, row["hash"]):
         if not hmac.compare_digest(_hash(token, row["salt"]), row["hash"]):
             return None
         if len(_CHECKED) >= _CHECKED_MAX:
             _CHECKED.clear()
-        _CHECKED[key] = row["hash"]
+        _CHECKED[seen] = row["hash"]
     return Team(row["name"], bool(row["organiser"]))
