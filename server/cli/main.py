@@ -81,6 +81,8 @@ class Commands(click.Group):
                 "Start a bot from a kit: a small, complete bot in the language of your choice."),
         "serve": ("cli.serve",
                   "Run a competition: submissions, quarantine, tournaments, a web site."),
+        "team": ("cli.team", "Add, list and revoke the teams of a competition and their tokens."),
+        "submit": ("cli.submit", "Upload a bot folder to a competition; --wait for its verdict."),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -35,8 +35,17 @@ def parse_every(ctx, param, text: str) -> float:
     return seconds
 
 
+def parse_size(ctx, param, text: str) -> int:
+    """``50M``, ``512K``, ``1G`` or a number of bytes."""
+    match = re.fullmatch(r"(\d+)([KMG]?)(?:i?B)?", text.strip(), re.IGNORECASE)
+    if not match or int(match[1]) <= 0:
+        raise click.BadParameter(f"{text!r}: give a size such as 50M, 512K or 1G")
+    return int(match[1]) << {"": 0, "K": 10, "M": 20, "G": 30}[match[2].upper()]
+
+
 def serve(submissions: Path, data: Path, every: float, host: str, port: int, players: int,
-          no_sandbox: bool, **options) -> None:
+          no_sandbox: bool, max_upload: int, upload_interval: float, scheduler: str | None,
+          **options) -> None:
     """Run a competition: every bot in SUBMISSIONS (one folder per bot) is smoke-tested, then
     plays a tournament at start-up and every --every; the results are on a web site.
 
@@ -55,7 +64,9 @@ def serve(submissions: Path, data: Path, every: float, host: str, port: int, pla
         raise click.UsageError("give --sandbox or --no-sandbox, not both")
     wanted = False if no_sandbox else (True if options["sandbox"] else None)
     config = ServeConfig(submissions=submissions, data=data, every=every, host=host,
-                         port=port, players=players, sandbox=wanted, tournament=options)
+                         port=port, players=players, sandbox=wanted, tournament=options,
+                         max_upload=max_upload, upload_interval=upload_interval,
+                         scheduler=scheduler)
     try:
         run_service(config)
     except ServiceError as exc:
@@ -90,6 +101,16 @@ def command() -> click.Command:
                      help="Run bots unconfined, without bubblewrap (every page says so);"
                           " without it the service is refused where bubblewrap cannot"
                           " confine them."),
+        click.option("--max-upload", default="50M", show_default=True, callback=parse_size,
+                     metavar="SIZE",
+                     help="Longest bot archive a team may upload, and most bytes its files"
+                          " may unpack to (K, M, G: 512K, 50M)."),
+        click.option("--upload-interval", default="60s", show_default=True,
+                     callback=parse_every, metavar="TIME",
+                     help="Shortest time between two accepted uploads of a team (s, m, h)."),
+        click.option("--scheduler", metavar="ADDRESS", default=None,
+                     help="Play the tournaments' matches on the Dask cluster of this scheduler"
+                          " (tcp://host:port); its workers must see --data at the same path."),
         *shared.values(),
     ]
 

@@ -14,6 +14,11 @@ One job per module:
 ``tournaments``  a tournament as an ordinary ``pokerbots tournament``, in a process of its own
 ``workers``      those processes: a session of their own, a signal to stop, death with the service
 ``scheduler``    the trio tasks that watch, test and play, and stop cleanly
+``teams``        the teams and their tokens (salted scrypt hashes); ``auth`` a request's
+                 team (a Bearer header or the login cookie), ``/login`` and ``/logout``
+``uploads``      a team's bot uploaded (``/api/submissions``), taken as a folder is;
+                 ``archives`` packs a bot folder and unpacks an upload, checking every entry;
+                 ``client`` the team's side (``pokerbots submit``)
 ``web``          the Starlette application: routes, log files, the JSON API
 ``pages``        what each page shows; ``chart`` the chart of results over the tournaments
                  (both rendered by the Jinja2 templates in ``templates/``)

@@ -8,7 +8,9 @@ Three trio tasks share the store (only they write to it, one at a time: they run
                  is not tested half-copied), and still the same after its copy. It is
                  copied into the data folder and read (:mod:`.submissions`): a new version
                  is ``testing`` (or ``rejected``, with the reason); a folder that went away
-                 withdraws its bot.
+                 withdraws its bot (not a team's: its bot is uploaded, :mod:`.uploads`,
+                 and takes the same way in, :meth:`Service.place` then
+                 :meth:`Service.record`).
 ``test``         smoke-tests the versions waiting, oldest first, one at a time
                  (:mod:`.quarantine`); a pass admits the version, a failure keeps the bot's
                  previous admitted version playing.
@@ -72,6 +74,8 @@ class Settings:
     #: The bots' limits (:func:`~pokerbots.server.play.match.limits_as_dict`), for the smoke
     #: test.
     limits: dict
+    #: A Dask scheduler's address: the tournaments' matches are played on its cluster.
+    scheduler: str | None = None
 
     @property
     def sandbox(self) -> bool:
@@ -167,12 +171,13 @@ class Service:
                     steady = False
                     continue
                 del self._changing[name]
-                self._record(examined)
+                self.record(examined)
                 self._fingerprints[name] = seen
             for gone in set(self._changing) - set(folders):
                 del self._changing[gone]
+            teams = self.store.active_teams()  # their bots are uploaded, not in a folder
             for bot in self.store.bots():
-                if bot["present"] and bot["name"] not in folders:
+                if bot["present"] and bot["name"] not in folders and bot["name"] not in teams:
                     self.store.set_absent(bot["name"])
                     self._fingerprints.pop(bot["name"], None)
                     self.say(f"{bot['name']}: its folder is gone; it plays no more")
@@ -202,20 +207,32 @@ class Service:
         if submissions.fingerprint(folder) != seen:
             shutil.rmtree(incoming, ignore_errors=True)
             return None
+        return self.place(name, incoming)
+
+    def place(self, name: str, incoming: Path) -> submissions.Examined:
+        """Read the new copy ``incoming`` (a folder in ``data/bots``) of the bot ``name`` and
+        move it to its version's place, or remove it (rejected, or the same version was
+        copied before). Blocking: call it in a worker thread."""
         examined = submissions.examine(name, incoming)
         if examined.problem is None:  # a valid name: it may name a folder
             target = self._copy_of(name, examined.digest)
             if not target.exists():  # else the same version was copied before
                 target.parent.mkdir(exist_ok=True)
-                incoming.rename(target)
-                return examined
+                try:
+                    incoming.rename(target)
+                    return examined
+                except OSError:
+                    if not target.is_dir():  # else copied meanwhile (another upload)
+                        raise
         shutil.rmtree(incoming, ignore_errors=True)
         return examined
 
     def _copy_of(self, name: str, digest: str) -> Path:
         return self.settings.data / BOTS / name / digest[:12]
 
-    def _record(self, examined: submissions.Examined) -> None:
+    def record(self, examined: submissions.Examined) -> dict:
+        """Record a version read by :meth:`place` as the bot's current one (testing, or
+        rejected); its row."""
         name = examined.name
         version = self.store.find_version(name, examined.digest)
         now = time.time()
@@ -232,10 +249,14 @@ class Service:
                     entry=examined.entry)
                 self.say(f"{name}: new version {examined.label}, in quarantine")
             version = self.store.version(version_id)
+        elif version["status"] == "superseded":  # back before it was tested: test it now
+            self.store.retest(version["id"])
+            self.say(f"{name}: version {examined.label} is back, in quarantine")
         bot = self.store.bot(name)
         if bot is None or bot["version_id"] != version["id"] or not bot["present"]:
             self.store.set_current(name, version["id"], now)
         self._work.set()
+        return self.store.version(version["id"])
 
     # -- quarantine ------------------------------------------------------------------------
 
@@ -317,7 +338,8 @@ class Service:
         seed = secrets.randbelow(2 ** 31)
         bots = [tournaments.entrant(v["name"], self.settings.data / v["folder"] / v["entry"])
                 for v in field]
-        job = tournaments.job(bots, folder, seed, self.settings.options)
+        job = tournaments.job(bots, folder, seed, self.settings.options,
+                              scheduler=self.settings.scheduler)
         self.store.add_tournament(
             tournament_id, seed=seed, started=started, folder=self.store.relative(folder),
             job=job,

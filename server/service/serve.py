@@ -37,6 +37,7 @@ from pokerbots.server.play.match import (
 )
 from pokerbots.server.service import scheduler, store
 from pokerbots.server.service.pages import Now, every_text
+from pokerbots.server.service.uploads import Uploads
 from pokerbots.server.tournament.run import TournamentError, check_game_fits
 
 
@@ -65,6 +66,13 @@ class ServeConfig:
     #: The tournaments' options, as ``pokerbots tournament``'s keyword arguments (less bots,
     #: seed, out, scheduler and players; ``sandbox`` is the field above).
     tournament: dict = field(default_factory=dict)
+    #: The longest upload, in bytes (also its files unpacked), and the shortest time between
+    #: two uploads of a team, in seconds (:mod:`.uploads`).
+    max_upload: int = 50 << 20
+    upload_interval: float = 60.0
+    #: A Dask scheduler's address (``tcp://HOST:PORT``): the tournaments' matches are played
+    #: on its cluster, whose workers see the data folder at the same path.
+    scheduler: str | None = None
 
 
 #: The file held while a service uses the data folder.
@@ -95,9 +103,12 @@ def serve(config: ServeConfig) -> None:
         raise ServiceError(exc.message, usage=True, option=exc.option) from None
     options = {**options, "players": players, "sandbox": _sandbox(config.sandbox)}
     limits = limits_as_dict(limits_from_options(**{k: options[k] for k in LIMIT_OPTIONS}))
+    if config.scheduler is not None:
+        _check_cluster(config.scheduler)
     settings = scheduler.Settings(submissions=config.submissions.resolve(),
                                   data=config.data.resolve(), every=config.every,
-                                  players=players, options=options, limits=limits)
+                                  players=players, options=options, limits=limits,
+                                  scheduler=config.scheduler)
     listener = _listen(config.host, config.port)
     made = [path for path in (config.data, config.data / LOCK) if not path.exists()]
 
@@ -125,13 +136,17 @@ def serve(config: ServeConfig) -> None:
         leave_nothing()
         raise ServiceError(str(exc)) from None
     service = scheduler.Service(settings, results)
+    uploads = Uploads(service, max_upload=config.max_upload, interval=config.upload_interval)
+    uploads.clear()
     _say(f"pokerbots serve: bots from {settings.submissions}, data in {settings.data}")
     _say(f"{kind.title}, tables of {players}, {options['hands']:,} hands per match;"
          f" a tournament at start-up, then every {every_text(config.every)}; bots run"
          + (" in the sandbox (bubblewrap)" if settings.sandbox
             else " UNCONFINED (--no-sandbox): they can do whatever this user can"))
+    if config.scheduler is not None:
+        _say(f"The tournaments' matches are played on the Dask cluster of {config.scheduler}")
     try:
-        failure = trio.run(_main, service, listener, config.host)
+        failure = trio.run(_main, service, uploads, listener, config.host)
     finally:
         results.close()
         lock.close()
@@ -154,6 +169,16 @@ def _sandbox(wanted: bool | None) -> bool:
             " (apt-get install bubblewrap), or give --no-sandbox to run them unconfined",
             usage=True, option="--no-sandbox")
     return True
+
+
+def _check_cluster(address: str) -> None:
+    """Refuse a Dask scheduler that cannot be reached now (or Dask not installed)."""
+    from pokerbots.server.tournament.cluster import ClusterPool, ClusterUnavailable
+
+    try:
+        ClusterPool(address).close()
+    except ClusterUnavailable as exc:
+        raise ServiceError(str(exc), usage=True, option="--scheduler") from None
 
 
 def _lock(data: Path):
@@ -196,7 +221,8 @@ def _check_smoke(results: store.Store, settings: scheduler.Settings) -> None:
     results.set_meta("options", {**options, "every": settings.every})
 
 
-async def _main(service: scheduler.Service, listener: socket.socket, host: str) -> str | None:
+async def _main(service: scheduler.Service, uploads: Uploads, listener: socket.socket,
+                host: str) -> str | None:
     """Serve until SIGTERM or Ctrl-C; what stopped the service if it was not that."""
     from hypercorn.config import Config
     from hypercorn.trio import serve as hypercorn_serve
@@ -229,8 +255,8 @@ async def _main(service: scheduler.Service, listener: socket.socket, host: str) 
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(signals)
-        await nursery.start(partial(hypercorn_serve, create_app(service.settings.data, now),
-                                    config, shutdown_trigger=stop.wait))
+        app = create_app(service.settings.data, now, uploads=uploads)
+        await nursery.start(partial(hypercorn_serve, app, config, shutdown_trigger=stop.wait))
         shown = f"[{host}]" if ":" in host else host
         _say(f"The site: http://{shown}:{port}/ (Ctrl-C stops)")
         async with trio.open_nursery() as work:

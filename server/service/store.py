@@ -21,6 +21,10 @@ request reads through a connection of its own, and never blocks it. Tables:
 ``matches``      every match of every tournament, numbered across all of them: the
                  tournament's row for it (``match_no`` is its id there) copied over as it
                  plays, ``log_dir`` relative to the data folder
+``teams``        the teams that upload their bot (:mod:`.teams`): ``name`` (its bot's name),
+                 ``organiser`` (1: sees everything, uploads nothing), ``key`` (its token's
+                 first characters, which find its row), ``salt`` and ``hash`` (scrypt of its
+                 token; all three NULL once revoked), ``created``, ``revoked``
 
 Paths are stored relative to the data folder, so that the folder can move. Times are seconds
 since the epoch (UTC).
@@ -62,6 +66,9 @@ CREATE TABLE IF NOT EXISTS matches (
     log_dir TEXT, started REAL, finished REAL,
     UNIQUE (tournament_id, match_no));
 CREATE INDEX IF NOT EXISTS matches_culprit ON matches (culprit);
+CREATE TABLE IF NOT EXISTS teams (
+    name TEXT PRIMARY KEY, organiser INTEGER NOT NULL, key TEXT UNIQUE, salt BLOB, hash BLOB,
+    created REAL NOT NULL, revoked REAL);
 """
 
 
@@ -173,6 +180,56 @@ class Store(Database):
     def playing(self) -> list[dict]:
         """The admitted version of every bot whose folder is there, by name."""
         return [b["admitted"] for b in self.bots() if b["present"] and b["admitted"]]
+
+    def retest(self, version_id: int) -> None:
+        """A superseded version is back in its bot's folder: it waits for its test again."""
+        self._write("UPDATE versions SET status = 'testing', reason = NULL"
+                    " WHERE id = ? AND status = 'superseded'", (version_id,))
+
+    # -- teams -----------------------------------------------------------------------------
+
+    def teams(self) -> list[dict]:
+        """Every team ever added, by name (revoked ones too)."""
+        return self._all("SELECT * FROM teams ORDER BY name")
+
+    def team(self, name: str) -> dict | None:
+        return self._one("SELECT * FROM teams WHERE name = ?", (name,))
+
+    def team_of_key(self, key: str) -> dict | None:
+        """The team whose token starts with ``key`` (a revoked one has none)."""
+        return self._one("SELECT * FROM teams WHERE key = ?", (key,))
+
+    def active_teams(self) -> set[str]:
+        """The names of the teams whose token works."""
+        return {row[0] for row in self.db.execute(
+            "SELECT name FROM teams WHERE hash IS NOT NULL")}
+
+    def put_team(self, name: str, *, organiser: bool, key: str, salt: bytes, hash_: bytes,
+                 created: float) -> None:
+        """Add the team, or give a revoked one a new token; its bot (if any) is present."""
+        try:
+            with self.db:
+                self.db.execute(
+                    "INSERT INTO teams (name, organiser, key, salt, hash, created) VALUES"
+                    " (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
+                    " organiser = excluded.organiser, key = excluded.key,"
+                    " salt = excluded.salt, hash = excluded.hash,"
+                    " created = excluded.created, revoked = NULL",
+                    (name, int(organiser), key, salt, hash_, created))
+                if not organiser:
+                    self.db.execute("UPDATE bots SET present = 1 WHERE name = ?", (name,))
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write {self.path}: {exc}") from None
+
+    def revoke_team(self, name: str, revoked: float) -> None:
+        """The team's token no longer works, and its bot plays no more."""
+        try:
+            with self.db:
+                self.db.execute("UPDATE teams SET key = NULL, salt = NULL, hash = NULL,"
+                                " revoked = ? WHERE name = ?", (revoked, name))
+                self.db.execute("UPDATE bots SET present = 0 WHERE name = ?", (name,))
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write {self.path}: {exc}") from None
 
     # -- tournaments -----------------------------------------------------------------------
 

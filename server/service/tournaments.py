@@ -47,9 +47,11 @@ def entrant(name: str, entry: Path) -> str:
     return f"{name}={shlex.quote(str(entry))}"
 
 
-def job(bots: list[str], out: Path, seed: int, options: dict) -> dict:
-    """The tournament's options (``options``: the service's tournament options)."""
-    return {**options, "bots": bots, "out": str(out), "seed": seed, "scheduler": None}
+def job(bots: list[str], out: Path, seed: int, options: dict,
+        scheduler: str | None = None) -> dict:
+    """The tournament's options (``options``: the service's tournament options; its matches
+    on the Dask cluster of ``scheduler`` if given)."""
+    return {**options, "bots": bots, "out": str(out), "seed": seed, "scheduler": scheduler}
 
 
 async def run(job_file: Path, log_file: Path) -> int:

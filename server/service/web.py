@@ -37,7 +37,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Route
 
 from pokerbots.server.logs import folder as folder_
-from pokerbots.server.service import pages
+from pokerbots.server.service import auth, pages
 from pokerbots.server.service.store import reader
 from pokerbots.server.tournament import report, results_store
 from pokerbots.server.tournament import standings as standings_
@@ -47,7 +47,7 @@ LOG_FILES = folder_.FILE_NAME
 
 HEADERS = [
     (b"content-security-policy",
-     b"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none';"
+     b"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self';"
      b" frame-ancestors 'none'"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -127,9 +127,9 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(data: Path, now: Callable[[], pages.Now]):
+def create_app(data: Path, now: Callable[[], pages.Now], *, uploads=None):
     """The site of the service whose data folder is ``data``; ``now()`` tells what the
-    scheduler is doing."""
+    scheduler is doing; ``uploads`` (:class:`.uploads.Uploads`) takes the teams' bots."""
 
     def not_found(text: str) -> HTMLResponse:
         return HTMLResponse(pages.not_found(text, now()), status_code=404)
@@ -234,12 +234,15 @@ def create_app(data: Path, now: Callable[[], pages.Now]):
         Route("/api/bots", api_bots),
         Route("/api/tournaments", api_tournaments),
         Route("/healthz", healthz),
+        *auth.routes(now),
+        *(uploads.routes() if uploads is not None else ()),
     ]
 
     async def missing(request: Request, exc) -> Response:
         return not_found(f"Nothing is at {request.url.path}.")
 
     app = Starlette(routes=routes, exception_handlers={404: missing})
+    app.state.data = data  # for auth.viewer_of
     return SecurityHeaders(app)
 
 
