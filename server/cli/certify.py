@@ -31,10 +31,15 @@ from pokerbots.server.seats.bots import BotSpecError
 def command() -> click.Command:
     """The ``certify`` command, built when cli registers it."""
     params = [
-        click.argument("bot"),
+        click.argument("bot", required=False),
         click.option("--game", "-g", "game", multiple=True, type=click.Choice(games.names()),
                      help="A game to certify (repeat for several) [default: every game BOT"
                           " passes a first hand of]."),
+        click.option("--case", "-k", "only", multiple=True, metavar="NAME",
+                     help="Play only the cases of this name (repeat for several; 'pokerbots"
+                          " certify --list' lists them)."),
+        click.option("--list", "list_cases", is_flag=True,
+                     help="List the cases of each game and exit."),
         click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=None,
                      help="Folder for the match logs [default: a new temporary folder]."),
         click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path),
@@ -49,7 +54,7 @@ def command() -> click.Command:
         short_help="Certify a bot: known cards and scripted opponents, every rare case.")(func)
 
 
-def certify(bot, game, logs, junit_xml, reply_timeout, startup_timeout):
+def certify(bot, game, only, list_cases, logs, junit_xml, reply_timeout, startup_timeout):
     """Certify that BOT plays every rare case by the rules.
 
     Each case is a short match with known cards and scripted opponents that steer play into
@@ -60,6 +65,18 @@ def certify(bot, game, logs, junit_xml, reply_timeout, startup_timeout):
 
     Exit code: 0 all passed, 1 the bot broke a rule, 2 bad command line, 3 internal error.
     """
+    chosen = list(dict.fromkeys(game)) or list(games.names())
+    if list_cases:
+        for name in chosen:
+            click.echo(f"{name}: " + ", ".join(c.name for c in cases_for(name)))
+        return
+    if bot is None:
+        raise click.UsageError("give the BOT to certify")
+    known = {c.name for name in chosen for c in cases_for(name)}
+    unknown = [k for k in only if k not in known]
+    if unknown:
+        raise click.BadParameter(f"no case is called {unknown[0]!r} in {', '.join(chosen)}"
+                                 " (--list lists them)", param_hint="--case")
     try:
         spec = parse_bot(bot)
     except BotSpecError as exc:
@@ -68,7 +85,6 @@ def certify(bot, game, logs, junit_xml, reply_timeout, startup_timeout):
     temporary = logs is None
     if temporary:
         logs = Path(tempfile.mkdtemp(prefix="pokerbots-certify-"))
-    chosen = list(dict.fromkeys(game)) or list(games.names())
     click.echo(f"Certifying {spec.label} on {', '.join(chosen)}."
                + ("" if temporary else f" Logs: {logs}"))
     results: list[Result] = []
@@ -77,6 +93,8 @@ def certify(bot, game, logs, junit_xml, reply_timeout, startup_timeout):
     try:
         for name in chosen:
             for number, case in enumerate(cases_for(name)):
+                if only and case.name not in only and (number > 0 or game):
+                    continue
                 try:
                     result = run_case(case, spec, logs=logs, limits=limits)
                 except MatchSetupError as exc:
@@ -91,6 +109,8 @@ def certify(bot, game, logs, junit_xml, reply_timeout, startup_timeout):
                     click.echo(f"SKIP  {name:<12} the bot fails its first hand ({result.reason});"
                                f" --game {name} certifies it anyway")
                     break
+                if only and case.name not in only:
+                    continue  # played only to see whether BOT plays the game
                 results.append(result)
                 click.echo(format_line(result))
                 if not result.passed:

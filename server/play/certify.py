@@ -178,10 +178,10 @@ def _holdem(game: str) -> list[Case]:
         Case("run-out before the flop", game, 3, 2, ("AsKs QdQc 7h2c | Jd 8s 4h 3c 9d",), 0,
              _scripts(3, 2, "a"), options={"--stack": "20,20,2000"}),
         Case("run-out on the flop", game, 3, 2, ("AsKs QdQc 7h2c | Jd 8s 4h 3c 9d",), 0,
-             _scripts(3, 2, "c|a"), options={"--stack": "20,20,2000"},
+             _scripts(3, 2, "c|a"), options={"--stack": "50,50,2000"},
              reach=r"play\n(Action: [^\n]+\n){3}Board: \S+ \S+ \S+\n"),
         Case("run-out on the turn", game, 3, 2, ("AsKs QdQc 7h2c | Jd 8s 4h 3c 9d",), 0,
-             _scripts(3, 2, "c|c|a"), options={"--stack": "30,30,2000"},
+             _scripts(3, 2, "c|c|a"), options={"--stack": "90,90,2000"},
              reach=r"play\n(Action: [^\n]+\n){3}Board: \S+ \S+ \S+ \S+\n"),
         # Everyone folds to BOT in the big blind (hand 0); BOT acts in hand 1.
         Case("fold to the big blind", game, 3, 2, shuffled_deals(game, 3, 2, 40), 0,
