@@ -258,7 +258,7 @@ def run_case(case: Case, bot: BotSpec, *, logs: Path, limits: Limits) -> Result:
     config = MatchConfig(bots=specs, game=case.game,
                          game_options=game_options_from_texts(case.game, case.options),
                          seed=1, cards=cards, logs=logs, limits=limits, cpu=cpu)
-    result = Result(case, passed=False, command=_reproduce(case, specs, cards))
+    result = Result(case, passed=False, command=_reproduce(case, specs, cards, cpu))
     play_and_judge(config, case.seat, result, opponents="A scripted opponent")
     if result.passed and case.reach is not None and result.logs is not None:
         seen = MatchFolder(result.logs).transcript_path(case.seat)
@@ -267,13 +267,11 @@ def run_case(case: Case, bot: BotSpec, *, logs: Path, limits: Limits) -> Result:
     return result
 
 
-def _reproduce(case: Case, specs: list[BotSpec], cards: Path) -> str:
-    words = [s.label if s is not None and s.argv[1:3] != ("-m", SCRIPTED) else shlex.join(s.argv)
-             for s in specs]
+def _reproduce(case: Case, specs: list[BotSpec], cards: Path, cpu: int | None) -> str:
+    words = [shlex.join(s.argv) if s.argv[1:3] == ("-m", SCRIPTED) else s.label for s in specs]
     bots = " ".join(shlex.quote(w) for w in words)
-    cpu = " --cpu auto" if case.pinned else " --cpu none"
     return (f"pokerbots run {bots} --game {case.game}{texts_as_flags(case.options)}"
-            f" --cards {shlex.quote(str(cards))}{cpu}")
+            f" --cards {shlex.quote(str(cards))} --cpu {'none' if cpu is None else cpu}")
 
 
 def format_line(result: Result) -> str:

@@ -66,6 +66,7 @@ class Planted(Bot):
             if len(all_in) == len(fronts) == (3 if bug == "two side pots" else 4):
                 return f"BET {fronts[-2]}"
         if (bug == "short all-in does not reopen" and state.raise_range is None and all_in
+                and any(stacks[i] for i in others)  # someone could call a raise
                 and state.actions[0][0] == "BET" and stacks[0] + state.front > state.legal.call):
             return f"BET {state.front + stacks[0]}"
         if bug == "short all-ins that reopen" and state.raise_range is not None:
