@@ -19,11 +19,11 @@ from pathlib import Path
 import click
 
 from pokerbots.server import games
-from pokerbots.server.cli.options import timeout_options
+from pokerbots.server.cli.options import report_options, timeout_options
 from pokerbots.server.errors import Exit, ServerFault
 from pokerbots.server.play.certify import cases_for, format_line, run_case
 from pokerbots.server.play.match import MatchSetupError, limits_from_options
-from pokerbots.server.play.smoke import Result, write_junit
+from pokerbots.server.play.smoke import Result, tally, write_junit
 from pokerbots.server.seats.arguments import parse_bot
 from pokerbots.server.seats.bots import BotSpecError
 
@@ -40,10 +40,7 @@ def command() -> click.Command:
                           " certify --list' lists them)."),
         click.option("--list", "list_cases", is_flag=True,
                      help="List the cases of each game and exit."),
-        click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=None,
-                     help="Folder for the match logs [default: a new temporary folder]."),
-        click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path),
-                     default=None, help="Also write a JUnit XML report to this file."),
+        report_options,
         timeout_options,
     ]
     func = certify
@@ -120,17 +117,11 @@ def certify(bot, game, only, list_cases, logs, junit_xml, reply_timeout, startup
         click.echo(f"Interrupted. Logs: {logs}", err=True)
         sys.exit(Exit.INTERRUPTED)
     seconds = time.perf_counter() - started
-    failed = [r for r in results if not r.passed and not r.internal]
-    errors = [r for r in results if r.internal]
+    failed, errors, summary = tally(results, "cases", seconds)
     around = [r for r in results if r.passed and r.extra.get("reached") is False]
-    passed = len(results) - len(failed) - len(errors)
-    summary = f"{len(results)} cases in {seconds:.1f} s: {passed} passed"
     if around:
-        summary += f" ({len(around)} without reaching their situation: the bot went around it)"
-    if failed:
-        summary += f", {len(failed)} failed"
-    if errors:
-        summary += f", {len(errors)} internal errors"
+        summary += (f"; {len(around)} passed without reaching their situation (the bot's own"
+                    " play went around it)")
     if skipped:
         summary += f"; not certified for {', '.join(skipped)}"
     click.echo(summary)
