@@ -17,6 +17,7 @@ from pokerbots.server.play.certify import cases_for
 ROOT = Path(__file__).resolve().parent.parent
 POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))
 PLANTED = ROOT / "tests" / "certify_bots" / "planted.py"
+STEADY = ROOT / "tests" / "certify_bots" / "steady.py"
 LINE = re.compile(r"^(PASS|FAIL|ERROR) +(\S+) +(.*?) +\d+p seat \d+")
 
 #: Each planted bug, and the games it is certified on (those where its case exists; the
@@ -139,3 +140,15 @@ def test_each_planted_bug_fails_exactly_its_case(bug):
     failed = {key for key, word in seen.items() if word != "PASS"}
     assert failed == {(game, bug) for game in PLANTED_GAMES[bug]}, proc.stdout
     assert len(seen) == sum(len(cases_for(g)) for g in PLANTED_GAMES[bug])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["fold", "raise", "shove"])
+def test_the_scripted_seats_steer_whatever_legal_reply_the_bot_gives(mode):
+    # Folding, raising as little or as much as allowed at every decision: no scripted seat
+    # fails, and a bot that never bets (it folds or checks) meets every situation.
+    proc = certify(f"{STEADY} {mode}")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert set(outcomes(proc.stdout).values()) == {"PASS"}
+    if mode == "fold":
+        assert "not reached" not in proc.stdout
