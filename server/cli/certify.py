@@ -89,6 +89,8 @@ def certify(bot, game, only, list_cases, logs, junit_xml, reply_timeout, startup
     started = time.perf_counter()
     try:
         for name in chosen:
+            if only and not any(c.name in only for c in cases_for(name)):
+                continue
             for number, case in enumerate(cases_for(name)):
                 if only and case.name not in only and (number > 0 or game):
                     continue
