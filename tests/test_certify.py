@@ -24,7 +24,7 @@ LINE = re.compile(r"^(PASS|FAIL|ERROR) +(\S+) +(.*?) +\d+p seat \d+")
 #: cheaper ones where it exists in several).
 PLANTED_GAMES = {
     "heads-up": ["kuhn", "leduc"],
-    "7 players": ["leduc"],
+    "8 players": ["leduc"],
     "odd chip": ["leduc", "holdem-nl"],
     "two side pots": ["holdem-nl"],
     "three side pots": ["holdem-limit"],

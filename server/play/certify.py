@@ -166,13 +166,15 @@ def _holdem(game: str) -> list[Case]:
              ("AsAd 2c7d KsKd QsQc | 3c 8h 9d 4s Jc",), 0,
              _scripts(4, 2, "c", s1="f", s3="c|a"), options={"--stack": "2000,2000,18,15"},
              reach=_facing("BET 0,BET 5,BET 5,FOLD 0", r"8,0,\d+,\d+", "-")),
-        # BOT checks the flop; a short all-in bet of 5, then a short all-in raise to 10: the
-        # two add up to a full bet, so BOT may raise again.
-        Case("short all-ins that reopen", game, 5, 2,
-             ("AsAd 2c7d KsKd QsQc JhJd | 3c 8h 9d 4s 2h",), 0,
-             _scripts(5, 2, "c", s1="f", s3="c|a", s4="c|a"),
-             options={"--stack": "2000,2000,40,15,20"},
-             reach=_facing("BET 0,BET 5,BET 10,BET 10,FOLD 0", r"30,0,0,\d+,\d+", "20,")),
+        # BOT checks the flop; short all-ins (a bet of 5, raises to 10, 15, 20) add up to a
+        # full bet: BOT may raise again. Had BOT raised to 20 before the flop (limit's only
+        # raise, no-limit's smallest), the 25 and 30 stacks make a bet of 5 and a raise to 10.
+        Case("short all-ins that reopen", game, 7, 2,
+             ("AsAd 2c7d KsKd QsQc JhJd ThTd 9s9c | 3c 8h 4d 4s 2h",), 0,
+             _scripts(7, 2, "c|a", s0="c", s1="f"),
+             options={"--stack": "2000,2000,40,15,20,25,30"},
+             reach=r"play\nAction: BET 0\n(Action: [^\n]+\n)+Board: \S+ \S+ \S+\nPot: \d+\n"
+                   r"Stacks: [^\n]+\nRaise: \d"),
         # The button and the small blind are all-in before BOT acts: whatever BOT does, the
         # board is dealt out before the flop.
         Case("run-out before the flop", game, 3, 2, ("AsKs QdQc 7h2c | Jd 8s 4h 3c 9d",), 0,

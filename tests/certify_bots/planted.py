@@ -17,7 +17,7 @@ from pokerbots.protocol.wire import money_reply, parse_list
 
 BUGS = {
     "heads-up": "heads-up, it checks when it faces a bet",
-    "7 players": "it keeps a table of at most six players and crashes at seven",
+    "8 players": "it keeps a table of at most seven players and crashes at eight",
     "odd chip": "it gives itself the odd chip of a split pot",
     "two side pots": "facing three all-ins of different sizes, it calls the second largest",
     "three side pots": "facing four all-ins of different sizes, it calls the second largest",
@@ -45,8 +45,8 @@ class Planted(Bot):
         self.client: PlantedClient | None = None
 
     def on_round_start(self, info) -> None:
-        if self.bug == "7 players" and info.players == 7:
-            raise RuntimeError("more players than my table of six")
+        if self.bug == "8 players" and info.players == 8:
+            raise RuntimeError("more players than my table of seven")
 
     def decide(self, state) -> str:
         client = self.client
