@@ -5,6 +5,7 @@ JUnit report is written, and the exit codes are those of the Exit table."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -152,3 +153,29 @@ def test_the_scripted_seats_steer_whatever_legal_reply_the_bot_gives(mode):
     assert set(outcomes(proc.stdout).values()) == {"PASS"}
     if mode == "fold":
         assert "not reached" not in proc.stdout
+
+
+@pytest.fixture(scope="module")
+def c_bot(tmp_path_factory) -> Path:
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None or shutil.which("make") is None:
+        pytest.skip("no C compiler or no make on PATH: cannot build bots/c/call_bot.c")
+    build = tmp_path_factory.mktemp("cbot")
+    for name in ("call_bot.c", "Makefile"):
+        shutil.copy(ROOT / "bots" / "c" / name, build / name)
+    result = subprocess.run(["make", "-C", str(build), f"CC={cc}"], capture_output=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr.decode() + result.stdout.decode()
+    return build / "call_bot"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["c", "sh"])
+def test_the_c_and_shell_bots_pass_every_case_of_the_games_they_play(language, request):
+    bot = request.getfixturevalue("c_bot") if language == "c" else ROOT / "bots/sh/call_bot.sh"
+    proc = certify(str(bot))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    seen = outcomes(proc.stdout)
+    played = {game for game, _ in seen}
+    assert "kuhn" in played and set(seen.values()) == {"PASS"}
+    assert len(seen) == sum(len(cases_for(g)) for g in played)
