@@ -19,8 +19,10 @@ BUGS = {
     "heads-up": "heads-up, it checks when it faces a bet",
     "8 players": "it keeps a table of at most seven players and crashes at eight",
     "odd chip": "it gives itself the odd chip of a split pot",
-    "two side pots": "facing three all-ins of different sizes, it calls the second largest",
-    "three side pots": "facing four all-ins of different sizes, it calls the second largest",
+    "two side pots": "facing three all-ins of different sizes before the flop, it calls the"
+                     " second largest",
+    "three side pots": "facing four all-ins of different sizes before the flop, it calls the"
+                       " second largest",
     "short all-in does not reopen": "after it acted, it raises over a short all-in anyway",
     "short all-ins that reopen": "its smallest raise is the table bet plus the last (short)"
                                  " raise, not plus the last full raise",
@@ -61,7 +63,7 @@ class Planted(Bot):
         facing = state.table_bet > state.front
         if bug == "heads-up" and n == 2 and facing:
             return f"BET {state.front}"
-        if bug in ("two side pots", "three side pots"):
+        if bug in ("two side pots", "three side pots") and not state.board:
             fronts = sorted({state.fronts[i] for i in all_in})
             if len(all_in) == len(fronts) == (3 if bug == "two side pots" else 4):
                 return f"BET {fronts[-2]}"
