@@ -21,7 +21,7 @@ import click
 from pokerbots.server import games
 from pokerbots.server.cli.options import report_options, timeout_options
 from pokerbots.server.errors import Exit, ServerFault
-from pokerbots.server.play.certify import cases_for, format_line, run_case
+from pokerbots.server.play.certify import Skipped, cases_for, format_line, play_cases
 from pokerbots.server.play.match import MatchSetupError, limits_from_options
 from pokerbots.server.play.smoke import Result, tally, write_junit
 from pokerbots.server.seats.arguments import parse_bot
@@ -88,38 +88,28 @@ def certify(bot, game, only, list_cases, logs, junit_xml, reply_timeout, startup
     skipped: list[str] = []
     started = time.perf_counter()
     try:
-        for name in chosen:
-            if only and not any(c.name in only for c in cases_for(name)):
+        for result in play_cases(spec, chosen, logs=logs, limits=limits, only=only,
+                                 probe=not game):
+            if isinstance(result, Skipped):
+                skipped.append(result.game)
+                click.echo(f"SKIP  {result.game:<12} the bot fails its first hand"
+                           f" ({result.reason}); --game {result.game} certifies it anyway")
                 continue
-            for number, case in enumerate(cases_for(name)):
-                if only and case.name not in only and (number > 0 or game):
-                    continue
-                try:
-                    result = run_case(case, spec, logs=logs, limits=limits)
-                except MatchSetupError as exc:
-                    raise click.UsageError(str(exc)) from None
-                except ServerFault as exc:
-                    click.echo(exc.paragraph(), err=True)
-                    sys.exit(Exit.SERVER)
-                if number == 0 and not game and not result.passed and not result.internal \
-                        and result.hand in (None, 0):
-                    # The first hand of the first case: BOT does not play this game.
-                    skipped.append(name)
-                    click.echo(f"SKIP  {name:<12} the bot fails its first hand ({result.reason});"
-                               f" --game {name} certifies it anyway")
-                    break
-                if only and case.name not in only:
-                    continue  # played only to see whether BOT plays the game
-                results.append(result)
-                click.echo(format_line(result))
-                if not result.passed:
-                    click.echo("\n" + _indent(result.report) + "\n")
-                    click.echo(_indent(f"Reproduce: {result.command}") + "\n")
+            results.append(result)
+            click.echo(format_line(result))
+            if not result.passed:
+                click.echo("\n" + _indent(result.report) + "\n")
+                click.echo(_indent(f"Reproduce: {result.command}") + "\n")
+    except MatchSetupError as exc:
+        raise click.UsageError(str(exc)) from None
+    except ServerFault as exc:
+        click.echo(exc.paragraph(), err=True)
+        sys.exit(Exit.SERVER)
     except KeyboardInterrupt:
         click.echo(f"Interrupted. Logs: {logs}", err=True)
         sys.exit(Exit.INTERRUPTED)
     seconds = time.perf_counter() - started
-    failed, errors, summary = tally(results, "cases", seconds)
+    failed, errors, summary = tally(results, ("case", "cases"), seconds)
     around = [r for r in results if r.passed and r.extra.get("reached") is False]
     if around:
         summary += (f"; {len(around)} passed without reaching their situation (the bot's own"

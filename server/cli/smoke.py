@@ -185,7 +185,7 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
         if status is not None:
             status.stop()
     seconds = time.perf_counter() - started
-    failed, errors, summary = tally(results, "matches", seconds)
+    failed, errors, summary = tally(results, ("match", "matches"), seconds)
     if len(results) < len(cases):
         summary += f", {len(cases) - len(results)} not played (--exitfirst)"
     click.echo(summary)

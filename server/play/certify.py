@@ -15,8 +15,9 @@ a case that passes without it is reported as passed, with a note that BOT's own 
 around the situation.
 
 This module holds the table of cases (:data:`CASES`, :func:`cases_for`) and plays one
-(:func:`run_case`); matches are played and judged by smoke's path
-(:func:`~pokerbots.server.play.smoke.play_and_judge`), and the JUnit report is smoke's.
+(:func:`run_case`) or those of several games (:func:`play_cases`); matches are played and
+judged by smoke's path (:func:`~pokerbots.server.play.smoke.play_and_judge`), and the JUnit
+report is smoke's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import random
 import re
 import shlex
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -267,6 +269,36 @@ def run_case(case: Case, bot: BotSpec, *, logs: Path, limits: Limits) -> Result:
         text = seen.read_text(encoding="utf-8", errors="replace") if seen.exists() else ""
         result.extra["reached"] = re.search(case.reach, text) is not None
     return result
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A game BOT is not certified for: it failed the first hand of the game's first case."""
+
+    game: str
+    reason: str
+
+
+def play_cases(bot: BotSpec, names: list[str], *, logs: Path, limits: Limits,
+               only: tuple[str, ...] = (), probe: bool = False) -> Iterator[Result | Skipped]:
+    """Play the cases of each game of ``names`` in turn (only those named in ``only``, if
+    any), yielding each :class:`Result`. With ``probe`` (no game was named) a game whose
+    first case BOT fails in its first hand yields :class:`Skipped` instead, and no more of
+    its cases. MatchSetupError and ServerFault as :func:`run_case`."""
+    for name in names:
+        cases = cases_for(name)
+        if only and not any(c.name in only for c in cases):
+            continue
+        for number, case in enumerate(cases):
+            probing = probe and number == 0
+            if only and case.name not in only and not probing:
+                continue
+            result = run_case(case, bot, logs=logs, limits=limits)
+            if probing and not result.passed and not result.internal and result.hand in (None, 0):
+                yield Skipped(name, result.reason)
+                break
+            if not only or case.name in only:
+                yield result
 
 
 def _reproduce(case: Case, specs: list[BotSpec], cards: Path, cpu: int | None) -> str:

@@ -184,12 +184,14 @@ def format_line(result: Result) -> str:
     return f"{word:<5} {head}  {result.reason}"
 
 
-def tally(results: list[Result], noun: str, seconds: float) -> tuple[list, list, str]:
-    """The failed results (BOT's faults), the internal errors, and the summary's words:
-    ``'12 matches in 3.1 s: 11 passed, 1 failed'``."""
+def tally(results: list[Result], nouns: tuple[str, str], seconds: float
+          ) -> tuple[list, list, str]:
+    """The failed results (BOT's faults), the internal errors, and the summary's words
+    (``nouns``: singular and plural): ``'12 matches in 3.1 s: 11 passed, 1 failed'``."""
     failed = [r for r in results if not r.passed and not r.internal]
     errors = [r for r in results if r.internal]
     passed = len(results) - len(failed) - len(errors)
+    noun = nouns[len(results) != 1]
     summary = f"{len(results)} {noun} in {seconds:.1f} s: {passed} passed"
     if failed:
         summary += f", {len(failed)} failed"
