@@ -103,8 +103,9 @@ def _scripts(players: int, seat: int, default: str, **by_seat: str) -> tuple[str
     return tuple(None if s == seat else by_seat.get(f"s{s}", default) for s in range(players))
 
 
-#: A play message after which BOT's Action line says it acted, with its stack and Raise line.
 def _facing(actions: str, stacks: str, raise_line: str) -> str:
+    """The pattern of a flop ``play`` message with these Action lines (comma-separated, BOT's
+    first), Stacks and Raise line."""
     lines = "".join(f"Action: {a}\\n" for a in actions.split(","))
     return rf"play\n{lines}Board: \S+ \S+ \S+\nPot: \d+\nStacks: {stacks}\nRaise: {raise_line}"
 
