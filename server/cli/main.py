@@ -70,6 +70,8 @@ class Commands(click.Group):
     #: name -> (module under pokerbots.server with a ``command()`` function, short help)
     LAZY = {
         "smoke": ("cli.smoke", "Test a bot against random bots in short matches (for CI)."),
+        "certify": ("cli.certify",
+                    "Certify a bot: known cards and scripted opponents, every rare case."),
         "deal": ("cli.deal", "Print the exact text a seat receives, to feed to a bot."),
         "show": ("cli.show", "Summary, hand history and bankroll chart of a match."),
         "export": ("cli.export", "Write a match's hands as PHH files or an ACPC log."),

@@ -10,6 +10,7 @@ arguments with :func:`parse_game_options`, which refuses a flag the chosen game 
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import click
 
@@ -84,6 +85,17 @@ def timeout_options(func):
     return click.option("--reply-timeout", type=click.FloatRange(min=0, min_open=True),
                         default=5.0, show_default=True,
                         help="Seconds a bot has for each reply.")(func)
+
+
+def report_options(func):
+    """``--logs`` (a temporary folder by default) and ``--junit-xml``, the same in every command
+    that tests a bot (``smoke``, ``certify``)."""
+    func = click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path),
+                        default=None, help="Also write a JUnit XML report to this file.")(func)
+    return click.option("--logs", type=click.Path(file_okay=False, path_type=Path),
+                        default=None,
+                        help="Folder for the match logs [default: a new temporary folder]."
+                        )(func)
 
 
 def bot_limit_options(func):

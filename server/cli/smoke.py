@@ -20,7 +20,12 @@ from pathlib import Path
 import click
 
 from pokerbots.server import games
-from pokerbots.server.cli.options import game_options, parse_game_options, timeout_options
+from pokerbots.server.cli.options import (
+    game_options,
+    parse_game_options,
+    report_options,
+    timeout_options,
+)
 from pokerbots.server.confine import sandbox
 from pokerbots.server.errors import Exit, ServerFault
 from pokerbots.server.play.match import MatchSetupError, limits_from_options
@@ -32,6 +37,7 @@ from pokerbots.server.play.smoke import (
     run_case,
     same_early_failures,
     suggest_games,
+    tally,
     write_junit,
 )
 from pokerbots.server.seats.arguments import parse_bot
@@ -62,10 +68,7 @@ def smoke_options(func):
                      help="Hands in each round."),
         click.option("--seed", type=int, default=1, show_default=True,
                      help="Seed of the first round; the others count up from it."),
-        click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=None,
-                     help="Folder for the match logs [default: a new temporary folder]."),
-        click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path),
-                     default=None, help="Also write a JUnit XML report to this file."),
+        report_options,
         timeout_options,
         click.option("--exitfirst", "-x", is_flag=True, help="Stop at the first failure."),
         click.option("--opponent", default=None, metavar="BOT",
@@ -193,14 +196,7 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
         if status is not None:
             status.stop()
     seconds = time.perf_counter() - started
-    failed = [r for r in results if not r.passed and not r.internal]
-    errors = [r for r in results if r.internal]
-    passed = len(results) - len(failed) - len(errors)
-    summary = f"{len(results)} matches in {seconds:.1f} s: {passed} passed"
-    if failed:
-        summary += f", {len(failed)} failed"
-    if errors:
-        summary += f", {len(errors)} internal errors"
+    failed, errors, summary = tally(results, ("match", "matches"), seconds)
     skipped = sum(given_up.values())
     if skipped:
         summary += (f", {skipped} not played (the same failure at the start of "

@@ -4,6 +4,8 @@ smoke test of one bot, made of such matches.
 ``match``         ``MatchConfig``, the limits a bot runs under, and playing a match with logs
 ``smoke``         the smoke test: plan, cases, results, JUnit report (``pokerbots smoke``)
 ``smoke_random``  the random opponent of a smoke test (a bot program: ``python -m``)
+``certify``       the certificate: a table of cases steering a bot into each rare situation
+``scripted_bot``  the scripted opponent of a certify case (a bot program: ``python -m``)
 
 May import: :mod:`pokerbots.protocol`, :mod:`pokerbots.server.errors` and every layer below
 (games, match, confine, logs, seats).

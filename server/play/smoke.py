@@ -60,6 +60,11 @@ class Case:
     def name(self) -> str:
         return f"{self.game} {self.players}p seat {self.seat} seed {self.seed}"
 
+    @property
+    def junit(self) -> tuple[str, str]:
+        """The test's class (after the command's name) and name in a JUnit report."""
+        return f"{self.game}.{self.players}p", f"seat {self.seat} seed {self.seed}"
+
 
 @dataclass
 class Result:
@@ -127,6 +132,15 @@ def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits
                          game_options=game_options_from_texts(case.game, texts), seed=case.seed,
                          hands=hands, logs=logs, limits=limits, cpu=None)
     result = Result(case, passed=False, command=_reproduce(case, specs, hands, texts))
+    return play_and_judge(config, case.seat, result)
+
+
+def play_and_judge(config: MatchConfig, seat: int, result: Result, *,
+                   opponents: str = "The random opponent") -> Result:
+    """Play the match ``config`` and fill in ``result``: passed, or why the bot in ``seat``
+    failed (a failure of another seat, named ``opponents``, or of the server is ``internal``).
+    MatchSetupError when the options cannot make the match, ServerFault when the server
+    cannot start it."""
     started = time.perf_counter()
     match = prepare(config)
     result.logs = match.log.path
@@ -139,12 +153,12 @@ def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits
                                                    hands=match.log.written)
         return result
     result.hands = outcome.hands
-    result.bankroll = outcome.bankrolls[case.seat] if outcome.bankrolls else 0
+    result.bankroll = outcome.bankrolls[seat] if outcome.bankrolls else 0
     fault = outcome.fault
     if fault is None:
         result.passed = True
         return result
-    result.internal = fault.seat != case.seat
+    result.internal = fault.seat != seat
     result.reason = fault.reason
     result.hand = fault.hand
     folder = MatchFolder(match.log.path)
@@ -156,7 +170,7 @@ def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits
     if last:
         text += "\nLast lines of its stderr:\n" + "\n".join("    " + t for t in last.splitlines())
     if result.internal:
-        text = ("The random opponent failed, not the bot under test: this is a bug in"
+        text = (f"{opponents} failed, not the bot under test: this is a bug in"
                 " pokerbots.\n" + text)
     result.report = text
     return result
@@ -180,9 +194,27 @@ def format_line(result: Result) -> str:
     return f"{word:<5} {head}  {result.reason}"
 
 
-def write_junit(results: list[Result], path: Path, bot_label: str, seconds: float) -> None:
-    """A JUnit XML report: one test suite per game, one test case per match."""
-    root = ET.Element("testsuites", name=f"pokerbots smoke {bot_label}",
+def tally(results: list[Result], nouns: tuple[str, str], seconds: float
+          ) -> tuple[list, list, str]:
+    """The failed results (BOT's faults), the internal errors, and the summary's words
+    (``nouns``: singular and plural): ``'12 matches in 3.1 s: 11 passed, 1 failed'``."""
+    failed = [r for r in results if not r.passed and not r.internal]
+    errors = [r for r in results if r.internal]
+    passed = len(results) - len(failed) - len(errors)
+    noun = nouns[len(results) != 1]
+    summary = f"{len(results)} {noun} in {seconds:.1f} s: {passed} passed"
+    if failed:
+        summary += f", {len(failed)} failed"
+    if errors:
+        summary += f", {len(errors)} internal errors"
+    return failed, errors, summary
+
+
+def write_junit(results: list[Result], path: Path, bot_label: str, seconds: float, *,
+                command: str = "smoke") -> None:
+    """A JUnit XML report of ``pokerbots COMMAND``: one test suite per game, one test case per
+    match (named by its case's ``junit``)."""
+    root = ET.Element("testsuites", name=f"pokerbots {command} {bot_label}",
                       tests=str(len(results)),
                       failures=str(sum(not r.passed and not r.internal for r in results)),
                       errors=str(sum(r.internal for r in results)), time=f"{seconds:.3f}")
@@ -191,15 +223,15 @@ def write_junit(results: list[Result], path: Path, bot_label: str, seconds: floa
         games.setdefault(r.case.game, []).append(r)
     for game, group in games.items():
         suite = ET.SubElement(
-            root, "testsuite", name=f"smoke {game}", tests=str(len(group)),
+            root, "testsuite", name=f"{command} {game}", tests=str(len(group)),
             failures=str(sum(not r.passed and not r.internal for r in group)),
             errors=str(sum(r.internal for r in group)),
             time=f"{sum(r.seconds for r in group):.3f}",
         )
         for r in group:
-            c = r.case
-            case = ET.SubElement(suite, "testcase", classname=f"smoke.{c.game}.{c.players}p",
-                                 name=f"seat {c.seat} seed {c.seed}", time=f"{r.seconds:.3f}")
+            kind, name = r.case.junit
+            case = ET.SubElement(suite, "testcase", classname=f"{command}.{kind}", name=name,
+                                 time=f"{r.seconds:.3f}")
             if not r.passed:
                 tag = "error" if r.internal else "failure"
                 node = ET.SubElement(case, tag, message=r.reason,
