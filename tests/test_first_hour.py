@@ -309,3 +309,16 @@ def test_smoke_gives_up_a_game_that_times_out_at_the_start(tmp_path):
     out = result.stdout
     assert out.count("FAIL  kuhn") == 3 and "19 not played" in out
     assert "Try --game holdem-nl or --game holdem-limit." in out
+
+
+
+def test_stacks_a_reply_could_not_carry_are_refused_before_a_hand(tmp_path):
+    """The largest amount a reply may carry has 15 digits: a table whose stacks add up to more
+    would offer raises the server's own reader refuses, so the command line refuses it (exit 2)."""
+    bots = [ROOT / "bots" / "random_bot.py", ROOT / "bots" / "call_bot.py"]
+    command = ["run", *bots, "--game", "holdem-nl", "--hands", 1, "--logs", tmp_path]
+    refused = pokerbots(*command, "--stack", 500000000000000)
+    assert refused.returncode == 2
+    assert "at most 15 digits" in refused.stderr and not list(tmp_path.iterdir())
+    played = pokerbots(*command, "--stack", 499999999999999)
+    assert played.returncode == 0, played.stderr

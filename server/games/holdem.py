@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pokerbots.protocol.wire import join, parse_list, rotate
+from pokerbots.protocol.wire import MAX_DIGITS, join, parse_list, rotate
 from pokerbots.server.games.base import (
     Deal,
     Game,
@@ -88,6 +88,10 @@ def parse_deal(game: Game, text: str) -> Deal:
     return Deal(holes, tuple(board))
 
 
+#: The most chips a table may hold: every amount a bot answers has at most MAX_DIGITS digits.
+LARGEST_AMOUNT = 10**MAX_DIGITS - 1
+
+
 def _whole(name: str, value) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{name} must be a whole number of chips, not {value!r}")
@@ -121,6 +125,10 @@ def _make(type: GameType, players: int, *, stack: int | Sequence[int] = 2000,
     if not 0 < small_blind <= big_blind:
         raise ValueError(f"blinds must satisfy 0 < small <= big, not {small_blind}/{big_blind}")
     stacks = _stacks(players, stack, big_blind)
+    if sum(stacks) > LARGEST_AMOUNT:
+        raise ValueError(f"the stacks add up to {sum(stacks)} chips: a bet a bot may answer has"
+                         f" at most {MAX_DIGITS} digits, so the table holds at most"
+                         f" {LARGEST_AMOUNT} chips")
     ante = _whole("the ante", ante)
     big_blind_ante = _whole("the big blind ante", big_blind_ante)
     if ante < 0 or big_blind_ante < 0:
