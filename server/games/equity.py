@@ -149,36 +149,54 @@ def board_orders(game: Game, holes: Sequence[tuple[str, ...]], seats: list[int],
     to_come = game.board_cards - len(known)
     exact = math.comb(len(remaining), to_come) <= EXACT_LIMIT
     hands = [holes[s] for s in seats]
-    if game.rank is holdem.rank:  # eval7 straight on its own cards: no text on the way
+    rank = game.rank
+    if rank is holdem.rank:  # eval7 straight on its own cards: no text on the way
         evaluate, cards = _eval7()
         remaining = [cards[c] for c in remaining]
         known = [cards[c] for c in known]
         hands = [[cards[c] for c in hole] for hole in hands]
+
+        def rank(hand, full):
+            return evaluate(full + hand)
+
+        to_full = list
+    else:
+        to_full = tuple
     boards = (itertools.combinations(remaining, to_come) if exact
               else _sample(remaining, to_come, rng_for()))
-    if game.rank is holdem.rank:
-        scored = ([evaluate(base + hand) for hand in hands]
-                  for base in (known + list(board) for board in boards))
-    else:
-        rank = game.rank
-        scored = ([rank(hand, full) for hand in hands]
-                  for full in (known + board for board in boards))
-    # Count the outcomes of the pairwise comparisons (cheap), then turn each into an order.
-    pairs = list(itertools.combinations(range(len(seats)), 2))
-    outcomes: dict[tuple, tuple[list, int]] = {}
-    for scores in scored:
-        if len(scores) == 2:
-            a, b = scores
+    return _count(rank, hands, (known + to_full(board) for board in boards))
+
+
+def _count(rank: Callable, hands: list, fulls) -> Orders:
+    """How often each order of ``hands`` comes up over the complete boards ``fulls``: the
+    outcomes of the pairwise comparisons are counted (cheap), then each made an order."""
+    outcomes: dict = {}
+    seen = outcomes.get
+    if len(hands) == 2:
+        first, second = hands
+        for full in fulls:
+            a, b = rank(first, full), rank(second, full)
             key = (a > b) - (a < b)
-        else:
-            key = tuple([(scores[i] > scores[j]) - (scores[i] < scores[j]) for i, j in pairs])
-        found = outcomes.get(key)
-        outcomes[key] = (scores, 1) if found is None else (found[0], found[1] + 1)
-    orders: Orders = {}
-    for scores, times in outcomes.values():
-        order = _dense(scores)
-        orders[order] = orders.get(order, 0) + times
-    return orders
+            outcomes[key] = seen(key, 0) + 1
+        table = {1: (1, 0), -1: (0, 1), 0: (0, 0)}
+        return {table[key]: times for key, times in outcomes.items()}
+    if len(hands) == 3:
+        first, second, third = hands
+        examples = {}
+        for full in fulls:
+            a, b, c = rank(first, full), rank(second, full), rank(third, full)
+            key = ((a > b) - (a < b), (a > c) - (a < c), (b > c) - (b < c))
+            times = seen(key)
+            if times is None:
+                examples[key] = (a, b, c)
+                outcomes[key] = 1
+            else:
+                outcomes[key] = times + 1
+        return {_dense(examples[key]): times for key, times in outcomes.items()}
+    for full in fulls:
+        key = _dense([rank(hand, full) for hand in hands])
+        outcomes[key] = seen(key, 0) + 1
+    return outcomes
 
 
 _EVAL7: tuple | None = None
