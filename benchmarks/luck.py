@@ -3,6 +3,7 @@
 
     python benchmarks/luck.py cost [--hands N] [--rounds R] [--jobs J] [--repeat K]
     python benchmarks/luck.py reduction [--hands N] [--rounds R] [--games G,...] [--jobs J]
+                                        [--modes plain,duplicate] [--keep DIR]
 
 ``cost`` plays the same duplicate 3-player no-limit tournament (the bundled random and call
 bots and a random bot that rarely goes all-in) twice per repeat, alternating: its jobs with
@@ -16,7 +17,8 @@ the best wall time of each and their ratio (issue 22's goal: at most 1.5).
 without ``--duplicate``, and prints for every bot its raw standard error, the all-in adjusted
 one (no-limit) and the luck-adjusted one (from the store, by the standings' own ``units`` and
 ``estimate``: the same honest units), and ``luck / raw``. Issue 22's goal: at most 0.71 on
-duplicate no-limit over duplicate alone.
+duplicate no-limit over duplicate alone. Without ``--duplicate`` it plays six times the deal
+sets (the same number of hands); ``--keep`` keeps the tournament folders there.
 """
 
 from __future__ import annotations
@@ -84,10 +86,11 @@ def reduction(args) -> None:
     print(f"{'game':13} {'mode':9} {'bot':8} {'units':>5} {'raw se':>9} {'allin se':>9}"
           f" {'luck se':>9} {'luck/raw':>8}")
     for game in args.games.split(","):
-        for duplicate in (False, True):
+        for mode in args.modes.split(","):
+            duplicate = mode == "duplicate"
             rounds = args.rounds if duplicate else args.rounds * 6  # the same hands played
             with tempfile.TemporaryDirectory() as tmp:
-                out = Path(tmp) / "t"
+                out = Path(args.keep or tmp) / f"{game}-{mode}"
                 command = [sys.executable, "-m", "pokerbots.server.cli.main", "tournament",
                            *field(game), "--game", game, "--hands", str(args.hands),
                            "--rounds", str(rounds), "--seed", str(args.seed), "--out",
@@ -107,7 +110,7 @@ def reduction(args) -> None:
                 raw = standings.estimate(figures["bankrolls"][name].values())
                 allin = standings.estimate(figures["allin_bankrolls"].get(name, {}).values())
                 luck = standings.estimate(figures["luck_bankrolls"][name].values())
-                print(f"{game:13} {'duplicate' if duplicate else 'plain':9} {name:8}"
+                print(f"{game:13} {mode:9} {name:8}"
                       f" {raw[2]:5d} {raw[1]:9.4f} "
                       + (f"{allin[1]:9.4f}" if allin[1] is not None else f"{'-':>9}")
                       + f" {luck[1]:9.4f} {luck[1] / raw[1]:8.2f}", flush=True)
@@ -122,6 +125,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", default="holdem-nl,holdem-limit,leduc,kuhn")
+    parser.add_argument("--modes", default="plain,duplicate")
+    parser.add_argument("--keep", default=None, help="keep the tournaments in this folder")
     args = parser.parse_args()
     if args.what == "cost":
         args.hands = args.hands or 1000

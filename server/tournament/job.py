@@ -56,6 +56,7 @@ def job_for(row: dict, *, folder: Path, entrants: dict[str, Entrant], options: d
         "seed": row["seed"], "button": row["button"],
         "seating": [entrants[name].as_dict() for name in row["seating"]],
         "limits": limits, "transcripts": transcripts, "adjust": adjust,
+        "duplicate": bool(options.get("duplicate")),
     }
 
 
@@ -82,7 +83,7 @@ def play_match_job(job: dict) -> dict:
     scored = adjust and game.type.allin_equity
     allin = [0.0] * len(specs)
     luck = [0.0] * len(specs)
-    adjuster = LuckAdjuster(game)
+    adjuster = LuckAdjuster(game, learn=not job.get("duplicate", False))
     seed = job["seed"]
 
     def on_hand(record: dict) -> None:
