@@ -29,8 +29,8 @@ against every other seat dealt in and ``K`` the least-squares slope of the earli
 the match: the street-adjusted results regressed on ``w - 1/n`` (pooled over seats, starting
 from the forced bets' pot and never below 0), which estimates how much a point of
 equity was worth in this match. The deal is exchangeable between seats, so ``E[w_i] = 1/n``
-exactly and the correction is ``K * (w_i - 1/n)``, with no enumeration at all. In a duplicate
-tournament ``K`` stays the forced bets' pot (see :class:`LuckAdjuster`).
+exactly and the correction is ``K * (w_i - 1/n)``, with no enumeration at all. A duplicate
+tournament leaves this correction out (see :class:`LuckAdjuster`).
 
 Every ``V`` sums to zero over the seats (the equities sum to 1, the stakes to the pot), so
 the adjusted values of a hand sum to zero; they are rounded to multiples of 1/1024 chip (the
@@ -58,10 +58,10 @@ class LuckAdjuster:
     """The luck-adjusted values of one match's hands, in order.
 
     With ``learn`` the deal's slope ``K`` is learnt from the hands before each one; without,
-    it stays the forced bets' pot. A duplicate tournament does not learn: there every bot
-    holds every seat's cards equally often, so a ``K`` common to the seatings cancels out of
-    each deal set's sum (the duplicate has already taken that luck out) while slopes learnt
-    apart, match by match, would add noise."""
+    the deal's correction is left out (``K = 0``). A duplicate tournament does not learn:
+    there every bot holds every seat's cards equally often, so any ``K`` common to the
+    seatings cancels out of each deal set's sum (the duplicate has already taken that luck
+    out), while slopes learnt apart, match by match, would only add noise."""
 
     def __init__(self, game: Game, *, learn: bool = True) -> None:
         self.game = game
@@ -72,7 +72,7 @@ class LuckAdjuster:
     def slope(self, forced_pot: int) -> float:
         """The deal's ``K`` for the next hand, whose forced bets make ``forced_pot``."""
         if not self.learn:
-            return float(forced_pot)
+            return 0.0
         return max(0.0, (self._sxy + PRIOR * forced_pot) / (self._sxx + PRIOR))
 
     def adjust(self, record: dict, showdowns: Showdowns) -> list[float]:
@@ -126,7 +126,7 @@ class LuckAdjuster:
 
         residual = [d - luck for d, luck in zip(deltas, street_luck)]
         adjusted = list(residual)
-        if len(active) >= 2:
+        if self.learn and len(active) >= 2:
             w = shares(showdowns.orders(active, 0), len(active))
             fair = 1 / len(active)
             slope = self.slope(forced_pot)
