@@ -103,12 +103,18 @@ class Showdowns:
         self._key = key
         self._counted: dict[int, Orders] = {}
 
-    def orders(self, seats: list[int], shown: int) -> Orders:
+    def orders(self, seats: list[int], shown: int, *, exact_limit: int = EXACT_LIMIT) -> Orders:
         """How often each order of ``seats``' hands (a subset of :attr:`seats`, in seat
-        order) comes up over the boards completing the first ``shown`` board cards."""
-        full = self._counted.get(shown)
+        order) comes up over the boards completing the first ``shown`` board cards:
+        enumerated when there are at most ``exact_limit`` of them (or when this hand's boards
+        from there were enumerated already), else sampled."""
+        remaining = (len(self._game.deck) - sum(len(h) for h in self._holes) - shown)
+        exact = math.comb(remaining, self._game.board_cards - shown) <= exact_limit
+        full = self._counted.get((shown, True))
         if full is None:
-            full = self._counted[shown] = self._count(shown)
+            full = self._counted.get((shown, exact))
+        if full is None:
+            full = self._counted[shown, exact] = self._count(shown, exact)
         if seats == self.seats:
             return full
         where = [self.seats.index(s) for s in seats]
@@ -118,16 +124,17 @@ class Showdowns:
             sub[part] = sub.get(part, 0) + times
         return sub
 
-    def _count(self, shown: int) -> Orders:
+    def _count(self, shown: int, exact: bool) -> Orders:
         known = self._board[:shown]
         cache_key = None
         if self._key is not None:
-            cache_key = (self._game.name, self._key, shown, tuple(self.seats))
+            cache_key = (self._game.name, self._key, shown, exact, tuple(self.seats))
             hit = _CACHE.get(cache_key)
             if hit is not None and hit[0] == (self._holes, known):
                 _CACHE.move_to_end(cache_key)
                 return hit[1]
-        orders = board_orders(self._game, self._holes, self.seats, known, self._rng_for)
+        orders = board_orders(self._game, self._holes, self.seats, known, self._rng_for,
+                              exact=exact)
         if cache_key is not None:
             _CACHE[cache_key] = ((self._holes, known), orders)
             if len(_CACHE) > CACHED:
@@ -141,13 +148,14 @@ _CACHE: OrderedDict[tuple, tuple] = OrderedDict()
 
 
 def board_orders(game: Game, holes: Sequence[tuple[str, ...]], seats: list[int],
-                 known: tuple[str, ...], rng_for: Callable[[], random.Random]) -> Orders:
+                 known: tuple[str, ...], rng_for: Callable[[], random.Random], *,
+                 exact: bool) -> Orders:
     """How often each order of ``seats``' hands comes up over the boards that complete
-    ``known`` (every seat's ``holes`` out of the deck): all of them, or a sample."""
+    ``known`` (every seat's ``holes`` out of the deck): all of them (``exact``), or
+    :data:`SAMPLES` drawn with a generator from ``rng_for``."""
     dead = Counter(card for hole in holes for card in hole) + Counter(known)
     remaining = list((Counter(game.deck) - dead).elements())
     to_come = game.board_cards - len(known)
-    exact = math.comb(len(remaining), to_come) <= EXACT_LIMIT
     hands = [holes[s] for s in seats]
     rank = game.rank
     if rank is holdem.rank:  # eval7 straight on its own cards: no text on the way
@@ -162,8 +170,12 @@ def board_orders(game: Game, holes: Sequence[tuple[str, ...]], seats: list[int],
         to_full = list
     else:
         to_full = tuple
-    boards = (itertools.combinations(remaining, to_come) if exact
-              else _sample(remaining, to_come, rng_for()))
+    if exact:
+        boards = itertools.combinations(remaining, to_come)
+    elif math.comb(len(remaining), to_come) <= EXACT_LIMIT:  # few: pick from the list
+        boards = _pick(list(itertools.combinations(remaining, to_come)), rng_for())
+    else:
+        boards = _sample(remaining, to_come, rng_for())
     return _count(rank, hands, (known + to_full(board) for board in boards))
 
 
@@ -217,6 +229,14 @@ def _dense(scores: list) -> tuple[int, ...]:
     """Scores as dense ranks: 0 the lowest, equal scores equal."""
     levels = sorted(set(scores))
     return tuple(levels.index(v) for v in scores)
+
+
+def _pick(boards: list, rng: random.Random):
+    """:data:`SAMPLES` boards drawn uniformly (with replacement) from the list of all."""
+    uniform = rng.random
+    n = len(boards)
+    for _ in range(SAMPLES):
+        yield boards[int(uniform() * n)]
 
 
 def _sample(cards: list, k: int, rng: random.Random):

@@ -45,10 +45,15 @@ all-in adjustment within a hand and across seatings in a worker.
 from __future__ import annotations
 
 from pokerbots.server.games.base import Game
-from pokerbots.server.games.equity import Orders, Showdowns
+from pokerbots.server.games.equity import SAMPLES, Orders, Showdowns
 
 #: Adjusted values are whole multiples of 1/SCALE chip (a power of two: sums are exact).
 SCALE = 1024
+#: Boards are enumerated when there are at most this many, else :data:`~.equity.SAMPLES` are
+#: drawn: Hold'em from the turn on (44), its flop sampled (990 heads-up), unless the hand's
+#: all-in adjustment enumerated it already. The noise this adds to a street's correction
+#: mostly cancels from the next (the same sample is the next street's "before").
+EXACT_LIMIT = 2 * SAMPLES
 #: Weight of the forced bets' pot in the deal's slope, in units of ``sum (w - 1/n)^2``
 #: (about ten hands' worth in heads-up Hold'em).
 PRIOR = 1.0
@@ -108,8 +113,10 @@ class LuckAdjuster:
             if len(live) < 2:
                 return
             pot = sum(_at_risk(put_in))
-            before = shares(showdowns.orders(live, shown_after[k - 1]), len(live))
-            after = shares(showdowns.orders(live, shown_after[k]), len(live))
+            before = shares(showdowns.orders(live, shown_after[k - 1], exact_limit=EXACT_LIMIT),
+                            len(live))
+            after = shares(showdowns.orders(live, shown_after[k], exact_limit=EXACT_LIMIT),
+                           len(live))
             for s, b, a in zip(live, before, after):
                 street_luck[s] += (a - b) * pot
 
@@ -127,7 +134,7 @@ class LuckAdjuster:
         residual = [d - luck for d, luck in zip(deltas, street_luck)]
         adjusted = list(residual)
         if self.learn and len(active) >= 2:
-            w = shares(showdowns.orders(active, 0), len(active))
+            w = shares(showdowns.orders(active, 0, exact_limit=EXACT_LIMIT), len(active))
             fair = 1 / len(active)
             slope = self.slope(forced_pot)
             for s, share in zip(active, w):
