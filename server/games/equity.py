@@ -81,8 +81,10 @@ class Showdowns:
     """How the hands of one hand's seats order over the boards that may complete its board.
 
     :meth:`orders` counts, for the first ``shown`` board cards of the record, every order of
-    the chosen seats' hands over the remaining boards: enumerated when there are at most
-    :data:`EXACT_LIMIT`, else :data:`SAMPLES` drawn uniformly with a fresh generator from
+    the chosen seats' hands over the remaining boards: enumerated when there are at most the
+    caller's limit (:data:`EXACT_LIMIT` unless it says), else :data:`SAMPLES` drawn uniformly
+    (with replacement from the list of all boards when it is no longer than
+    :data:`EXACT_LIMIT`, else by a partial shuffle per board) with a fresh generator from
     ``rng_for`` (so the sample depends on nothing but that generator's seed and the cards).
     The cards dealt to every seat, folded ones too, are out of the deck. Every seat dealt in
     (``seats``) is ranked at once, and any smaller set's orders are read from that count, so
@@ -101,7 +103,7 @@ class Showdowns:
         self._rng_for = rng_for
         self.seats = list(range(game.players)) if seats is None else list(seats)
         self._key = key
-        self._counted: dict[int, Orders] = {}
+        self._counted: dict[tuple[int, bool], Orders] = {}
 
     def orders(self, seats: list[int], shown: int, *, exact_limit: int = EXACT_LIMIT) -> Orders:
         """How often each order of ``seats``' hands (a subset of :attr:`seats`, in seat
