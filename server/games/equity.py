@@ -15,6 +15,9 @@ cards dealt to every seat (folded seats too) are out of the deck. Boards are enu
 when there are at most :data:`EXACT_LIMIT` of them (Hold'em: from the flop on); otherwise
 :data:`SAMPLES` boards are drawn uniformly at random (an unbiased estimate), with a generator
 the caller seeds (a tournament seeds it from the match seed and the hand number).
+:class:`Showdowns` does the counting for this module and for the luck adjustment
+(:mod:`.luck`), which share its counts within a hand and, in a worker, across the seatings of a
+deal set.
 """
 
 from __future__ import annotations
@@ -22,55 +25,36 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections import Counter
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Sequence
 
+from pokerbots.server.games import holdem
 from pokerbots.server.games.base import Deal, Game
 from pokerbots.server.games.engine.betting import Hand
 
 #: Enumerate every remaining board when there are at most this many (Hold'em flop: 990 heads-up).
 EXACT_LIMIT = 20_000
 #: Boards drawn when there are more (Hold'em pre-flop: 1,712,304 heads-up).
-SAMPLES = 10_000
+SAMPLES = 300
+
+#: An order of hands: ``order[i]`` ranks the i-th seat's hand among them (0 lowest; equal
+#: hands equal), and how many boards gave it.
+Orders = dict[tuple[int, ...], int]
 
 
-def allin_values(game: Game, record: dict, rng: random.Random) -> list[float] | None:
+def allin_values(game: Game, record: dict, rng: random.Random | None, *,
+                 showdowns: Showdowns | None = None) -> list[float] | None:
     """Each seat's expected result for the hand ``record`` (a referee's hand record), or None
-    when the hand does not qualify (folded out, or the betting reached the last street)."""
-    actions = record["actions"]
-    folded = {seat for seat, word, _, _ in actions if word == "FOLD"}
-    live = [s for s in range(game.players) if s not in folded]
-    streets = game.structure.streets
-    last = max((street for _, _, _, street in actions), default=0)
-    if len(live) < 2 or last >= len(streets) - 1:
+    when the hand does not qualify (folded out, or the betting reached the last street).
+    ``showdowns``: the hand's :class:`Showdowns`, when boards counted for it are to be shared
+    (then ``rng`` is not used: the Showdowns draws its own samples)."""
+    found = allin_showdown(game, record)
+    if found is None:
         return None
-    shown = sum(street.board for street in streets[: last + 1])
-    known = tuple(record.get("board", ())[:shown])
-    holes = [tuple(cards.split()) for cards in record["cards"]]
-    dead = Counter(card for hole in holes for card in hole) + Counter(known)
-    remaining = list((Counter(game.deck) - dead).elements())
-    to_come = game.board_cards - shown
-    if math.comb(len(remaining), to_come) <= EXACT_LIMIT:
-        boards = itertools.combinations(remaining, to_come)
-    else:
-        boards = _sample(remaining, to_come, rng)
-    rank = game.rank
-    orders: dict[tuple, int] = {}  # how often each order of the live hands came up
-    seen = orders.get
-    if len(live) == 2:  # the common case, quickly: who wins, or a tie
-        first, second = (holes[s] for s in live)
-        for board in boards:
-            full = known + board
-            a, b = rank(first, full), rank(second, full)
-            order = (1, 0) if a > b else (0, 1) if a < b else (0, 0)
-            orders[order] = seen(order, 0) + 1
-    else:
-        live_holes = [holes[s] for s in live]
-        for board in boards:
-            full = known + board
-            scores = [rank(hole, full) for hole in live_holes]
-            levels = sorted(set(scores))
-            order = tuple(levels.index(v) for v in scores)
-            orders[order] = seen(order, 0) + 1
+    live, shown = found
+    if showdowns is None:
+        showdowns = Showdowns(game, record, lambda: rng, seats=live)
+    orders = showdowns.orders(live, shown)
     payout = _Payout(game, record, live)
     totals = [0] * game.players
     for order, times in orders.items():
@@ -78,6 +62,183 @@ def allin_values(game: Game, record: dict, rng: random.Random) -> list[float] | 
             totals[s] += times * delta
     count = sum(orders.values())
     return [round(t / count, 6) for t in totals]
+
+
+def allin_showdown(game: Game, record: dict) -> tuple[list[int], int] | None:
+    """``(live seats, board cards shown)`` of a hand that qualifies for the all-in
+    adjustment, or None."""
+    actions = record["actions"]
+    folded = {seat for seat, word, _, _ in actions if word == "FOLD"}
+    live = [s for s in range(game.players) if s not in folded]
+    streets = game.structure.streets
+    last = max((street for _, _, _, street in actions), default=0)
+    if len(live) < 2 or last >= len(streets) - 1:
+        return None
+    return live, sum(street.board for street in streets[: last + 1])
+
+
+class Showdowns:
+    """How the hands of one hand's seats order over the boards that may complete its board.
+
+    :meth:`orders` counts, for the first ``shown`` board cards of the record, every order of
+    the chosen seats' hands over the remaining boards: enumerated when there are at most the
+    caller's limit (:data:`EXACT_LIMIT` unless it says), else :data:`SAMPLES` drawn uniformly
+    (with replacement from the list of all boards when it is no longer than
+    :data:`EXACT_LIMIT`, else by a partial shuffle per board) with a fresh generator from
+    ``rng_for`` (so the sample depends on nothing but that generator's seed and the cards).
+    The cards dealt to every seat, folded ones too, are out of the deck. Every seat dealt in
+    (``seats``) is ranked at once, and any smaller set's orders are read from that count, so
+    the luck adjustment and the all-in adjustment share one count per board prefix.
+
+    With ``key`` (a tournament passes its match seed and the hand number, which fix the cards
+    and the sample) counts are also kept in a worker-wide cache of :data:`CACHED` entries:
+    the seatings of a deal set played by one worker count each board prefix once.
+    """
+
+    def __init__(self, game: Game, record: dict, rng_for: Callable[[], random.Random], *,
+                 seats: list[int] | None = None, key: tuple | None = None) -> None:
+        self._game = game
+        self._holes = tuple(tuple(cards.split()) for cards in record["cards"])
+        self._board = tuple(record.get("board", ()))
+        self._rng_for = rng_for
+        self.seats = list(range(game.players)) if seats is None else list(seats)
+        self._key = key
+        self._counted: dict[tuple[int, bool], Orders] = {}
+
+    def orders(self, seats: list[int], shown: int, *, exact_limit: int = EXACT_LIMIT) -> Orders:
+        """How often each order of ``seats``' hands (a subset of :attr:`seats`, in seat
+        order) comes up over the boards completing the first ``shown`` board cards:
+        enumerated when there are at most ``exact_limit`` of them (or when this hand's boards
+        from there were enumerated already), else sampled."""
+        remaining = (len(self._game.deck) - sum(len(h) for h in self._holes) - shown)
+        exact = math.comb(remaining, self._game.board_cards - shown) <= exact_limit
+        full = self._counted.get((shown, True))
+        if full is None:
+            full = self._counted.get((shown, exact))
+        if full is None:
+            full = self._counted[shown, exact] = self._count(shown, exact)
+        if seats == self.seats:
+            return full
+        where = [self.seats.index(s) for s in seats]
+        sub: Orders = {}
+        for order, times in full.items():
+            part = _dense([order[i] for i in where])
+            sub[part] = sub.get(part, 0) + times
+        return sub
+
+    def _count(self, shown: int, exact: bool) -> Orders:
+        known = self._board[:shown]
+        cache_key = None
+        if self._key is not None:
+            cache_key = (self._game.name, self._key, shown, exact, tuple(self.seats))
+            hit = _CACHE.get(cache_key)
+            if hit is not None and hit[0] == (self._holes, known):
+                _CACHE.move_to_end(cache_key)
+                return hit[1]
+        orders = board_orders(self._game, self._holes, self.seats, known, self._rng_for,
+                              exact=exact)
+        if cache_key is not None:
+            _CACHE[cache_key] = ((self._holes, known), orders)
+            if len(_CACHE) > CACHED:
+                _CACHE.popitem(last=False)
+        return orders
+
+
+#: Board counts kept per worker process (a few hundred bytes each).
+CACHED = 40_000
+_CACHE: OrderedDict[tuple, tuple] = OrderedDict()
+
+
+def board_orders(game: Game, holes: Sequence[tuple[str, ...]], seats: list[int],
+                 known: tuple[str, ...], rng_for: Callable[[], random.Random], *,
+                 exact: bool) -> Orders:
+    """How often each order of ``seats``' hands comes up over the boards that complete
+    ``known`` (every seat's ``holes`` out of the deck): all of them (``exact``), or
+    :data:`SAMPLES` drawn with a generator from ``rng_for``."""
+    dead = Counter(card for hole in holes for card in hole) + Counter(known)
+    remaining = list((Counter(game.deck) - dead).elements())
+    to_come = game.board_cards - len(known)
+    hands = [holes[s] for s in seats]
+    rank = game.rank
+    if rank is holdem.rank:  # eval7 straight on its own cards: no text on the way
+        evaluate, cards = _eval7()
+        remaining = [cards[c] for c in remaining]
+        known = [cards[c] for c in known]
+        hands = [[cards[c] for c in hole] for hole in hands]
+
+        def rank(hand, full):
+            return evaluate(full + hand)
+
+        to_full = list
+    else:
+        to_full = tuple
+    if exact:
+        boards = itertools.combinations(remaining, to_come)
+    elif math.comb(len(remaining), to_come) <= EXACT_LIMIT:  # few: pick from the list
+        boards = _pick(list(itertools.combinations(remaining, to_come)), rng_for())
+    else:
+        boards = _sample(remaining, to_come, rng_for())
+    return _count(rank, hands, (known + to_full(board) for board in boards))
+
+
+def _count(rank: Callable, hands: list, fulls) -> Orders:
+    """How often each order of ``hands`` comes up over the complete boards ``fulls``: the
+    outcomes of the pairwise comparisons are counted (cheap), then each made an order."""
+    outcomes: dict = {}
+    seen = outcomes.get
+    if len(hands) == 2:
+        first, second = hands
+        for full in fulls:
+            a, b = rank(first, full), rank(second, full)
+            key = (a > b) - (a < b)
+            outcomes[key] = seen(key, 0) + 1
+        table = {1: (1, 0), -1: (0, 1), 0: (0, 0)}
+        return {table[key]: times for key, times in outcomes.items()}
+    if len(hands) == 3:
+        first, second, third = hands
+        examples = {}
+        for full in fulls:
+            a, b, c = rank(first, full), rank(second, full), rank(third, full)
+            key = ((a > b) - (a < b), (a > c) - (a < c), (b > c) - (b < c))
+            times = seen(key)
+            if times is None:
+                examples[key] = (a, b, c)
+                outcomes[key] = 1
+            else:
+                outcomes[key] = times + 1
+        return {_dense(examples[key]): times for key, times in outcomes.items()}
+    for full in fulls:
+        key = _dense([rank(hand, full) for hand in hands])
+        outcomes[key] = seen(key, 0) + 1
+    return outcomes
+
+
+_EVAL7: tuple | None = None
+
+
+def _eval7() -> tuple:
+    """eval7's ``evaluate`` and Hold'em's cards as eval7's, loaded at the first use (eval7
+    takes a moment to import, which no ``--help`` should pay)."""
+    global _EVAL7
+    if _EVAL7 is None:
+        import eval7
+
+        _EVAL7 = (eval7.evaluate, {c: eval7.Card(c) for c in holdem.DECK})
+    return _EVAL7
+
+
+def _dense(scores: list) -> tuple[int, ...]:
+    """Scores as dense ranks: 0 the lowest, equal scores equal."""
+    levels = sorted(set(scores))
+    return tuple(levels.index(v) for v in scores)
+
+
+def _pick(boards: list, rng: random.Random):
+    """:data:`SAMPLES` boards drawn uniformly (with replacement) from the list of all."""
+    uniform = rng.random
+    n = len(boards)
+    for _ in range(SAMPLES):
+        yield boards[int(uniform() * n)]
 
 
 def _sample(cards: list, k: int, rng: random.Random):

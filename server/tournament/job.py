@@ -7,7 +7,12 @@ result, so a match played anywhere gives the same result. The match is an ordina
 deals and first button, pinned to a CPU claimed for it (:mod:`pokerbots.server.confine.cpus`),
 its log folder written where the job says.
 In games scored by all-in equity, each qualifying hand's expected values are added to its
-record in ``hands.jsonl`` (``"allin_adjusted"``) and summed into ``allin_bankrolls``.
+record in ``hands.jsonl`` (``"allin_adjusted"``) and summed into ``allin_bankrolls``. In every
+game each hand's luck-adjusted values (:mod:`pokerbots.server.games.luck`) are added as
+``"luck_adjusted"`` and summed into ``luck_bankrolls``. A job with ``"adjust": false`` runs
+neither adjustment and writes neither field (for raw speed). Both share one
+:class:`~pokerbots.server.games.equity.Showdowns` per hand, keyed by the match seed and the hand
+number, so a worker that plays several seatings of a deal set counts each board prefix once.
 
 Result ``status``: ``done``, ``failed`` (a bot broke a rule: ``culprit`` and ``error`` say
 who and how), ``interrupted`` (Ctrl-C: play it again), or ``error`` (the match could not be
@@ -26,7 +31,8 @@ from pathlib import Path
 from pokerbots.server import games
 from pokerbots.server.confine.cpus import claim_cpu, release_cpu
 from pokerbots.server.errors import ServerFault
-from pokerbots.server.games.equity import allin_values
+from pokerbots.server.games.equity import Showdowns, allin_values
+from pokerbots.server.games.luck import LuckAdjuster
 from pokerbots.server.logs.folder import MatchFolder, tail
 from pokerbots.server.play.match import (
     MatchConfig,
@@ -40,15 +46,17 @@ from pokerbots.server.tournament.entrants import Entrant, argv_here
 
 
 def job_for(row: dict, *, folder: Path, entrants: dict[str, Entrant], options: dict,
-            limits: dict, transcripts: str = "full") -> dict:
+            limits: dict, transcripts: str = "full", adjust: bool = True) -> dict:
     """The job of a store row (``options``: the tournament's recorded options, ``limits``: as
-    :func:`~pokerbots.server.play.match.limits_as_dict`)."""
+    :func:`~pokerbots.server.play.match.limits_as_dict`; ``adjust``: run the all-in and luck
+    adjustments)."""
     return {
         "id": row["id"], "folder": str(folder), "game": options["game"],
         "game_options": options["game_options"], "hands": options["hands"],
         "seed": row["seed"], "button": row["button"],
         "seating": [entrants[name].as_dict() for name in row["seating"]],
-        "limits": limits, "transcripts": transcripts,
+        "limits": limits, "transcripts": transcripts, "adjust": adjust,
+        "duplicate": bool(options.get("duplicate")),
     }
 
 
@@ -71,17 +79,28 @@ def play_match_job(job: dict) -> dict:
     specs = [BotSpec(e.name, tuple(argv_here(e, sys.executable))) for e in seating]
     folder = Path(job["folder"])
     game = games.make_game(job["game"], len(specs), **job["game_options"])
-    scored = game.type.allin_equity
+    adjust = job.get("adjust", True)
+    scored = adjust and game.type.allin_equity
     allin = [0.0] * len(specs)
+    luck = [0.0] * len(specs)
+    adjuster = LuckAdjuster(game, learn=not job.get("duplicate", False))
+    seed = job["seed"]
 
     def on_hand(record: dict) -> None:
-        values = allin_values(game, record, deals.equity_rng(job["seed"], record["hand"]))
-        if values is None:
-            values = record["deltas"]
-        else:
-            record["allin_adjusted"] = values
-        for s, v in enumerate(values):
-            allin[s] += v
+        number = record["hand"]
+        showdowns = Showdowns(game, record, lambda: deals.equity_rng(seed, number),
+                              key=(seed, number))
+        if scored:
+            values = allin_values(game, record, None, showdowns=showdowns)
+            if values is None:
+                values = record["deltas"]
+            else:
+                record["allin_adjusted"] = values
+            for s, v in enumerate(values):
+                allin[s] += v
+        adjusted = record["luck_adjusted"] = adjuster.adjust(record, showdowns)
+        for s, v in enumerate(adjusted):
+            luck[s] += v  # multiples of 1/1024: the sum is exact
 
     cpu = claim_cpu()  # a CPU no other match holds, while one is free
     try:
@@ -93,7 +112,7 @@ def play_match_job(job: dict) -> dict:
             limits=limits_from_dict(job["limits"]), cpu=cpu,
             deals=deals.dealer(job["seed"]), button=job["button"], folder=folder,
             transcripts=job.get("transcripts", "full"))
-        outcome, path = run_match(config, on_hand if scored else None)
+        outcome, path = run_match(config, on_hand if adjust else None)
     except KeyboardInterrupt:
         return {**result, "status": "interrupted"}
     except (MatchSetupError, OSError, ServerFault) as exc:
@@ -104,6 +123,8 @@ def play_match_job(job: dict) -> dict:
                   seconds=round(outcome.seconds, 6), finished=time.time())
     if scored:
         result["allin_bankrolls"] = [round(v, 6) for v in allin]
+    if adjust:
+        result["luck_bankrolls"] = luck
     if outcome.interrupted:
         return {**result, "status": "interrupted"}
     if outcome.failure is not None:  # the server's own failure (a full disk): no bot's fault

@@ -10,6 +10,8 @@ server never block the writer). Three tables:
              ``phase`` (0 round robin, n: n-th refinement), ``status`` (``pending``,
              ``running``, ``done``, ``failed``, ``skipped``), ``hands``, ``bankrolls`` (JSON by
              seat), ``allin_bankrolls`` (JSON by seat, games scored by all-in equity),
+             ``luck_bankrolls`` (JSON by seat, the luck-adjusted sums; null with
+             ``--no-adjust``),
              ``culprit`` and ``culprit_seat`` (the bot that broke a rule), ``error`` (its
              paragraph), ``log_dir``, ``seconds``, ``cpu``, ``worker``, ``started``,
              ``finished``
@@ -45,7 +47,7 @@ CREATE TABLE IF NOT EXISTS matches (
     status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN {STATUSES!r}),
     hands INTEGER, bankrolls TEXT, allin_bankrolls TEXT, culprit TEXT, culprit_seat INTEGER,
     error TEXT, log_dir TEXT, seconds REAL, cpu INTEGER, worker TEXT, started REAL,
-    finished REAL,
+    finished REAL, luck_bankrolls TEXT,
     UNIQUE (table_no, deal_set, seating_no));
 CREATE INDEX IF NOT EXISTS matches_status ON matches (status);
 """
@@ -54,7 +56,7 @@ CREATE INDEX IF NOT EXISTS matches_status ON matches (status);
 class Store(Database):
     """A tournament's ``results.sqlite``, opened by :func:`create` or :func:`open_store`."""
 
-    JSON_COLUMNS = frozenset({"seating", "bankrolls", "allin_bankrolls"})
+    JSON_COLUMNS = frozenset({"seating", "bankrolls", "allin_bankrolls", "luck_bankrolls"})
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -69,7 +71,11 @@ class Store(Database):
         sql = "SELECT * FROM matches"
         if statuses:
             sql += f" WHERE status IN ({','.join('?' * len(statuses))})"
-        return self._all(sql + " ORDER BY id", statuses)
+        rows = self._all(sql + " ORDER BY id", statuses)
+        for row in rows:  # a read-only store of an earlier version lacks the later columns
+            for name, _ in _LATER_COLUMNS:
+                row.setdefault(name, None)
+        return rows
 
     def counts(self) -> dict[str, int]:
         found = dict(self.db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status"))
@@ -97,12 +103,14 @@ class Store(Database):
     def finish(self, result: dict) -> None:
         """Record a played match (``done`` or ``failed``) from a worker's result."""
         allin = result.get("allin_bankrolls")
+        luck = result.get("luck_bankrolls")
         self._write(
             "UPDATE matches SET status = ?, hands = ?, bankrolls = ?, allin_bankrolls = ?,"
-            " culprit = ?, culprit_seat = ?, error = ?, log_dir = ?, seconds = ?, cpu = ?,"
-            " worker = ?, started = ?, finished = ? WHERE id = ?",
+            " luck_bankrolls = ?, culprit = ?, culprit_seat = ?, error = ?, log_dir = ?,"
+            " seconds = ?, cpu = ?, worker = ?, started = ?, finished = ? WHERE id = ?",
             (result["status"], result["hands"], json.dumps(result["bankrolls"]),
-             None if allin is None else json.dumps(allin), result.get("culprit"),
+             None if allin is None else json.dumps(allin),
+             None if luck is None else json.dumps(luck), result.get("culprit"),
              result.get("culprit_seat"), result.get("error"), result["log_dir"],
              result["seconds"], result.get("cpu"), result.get("worker"), result["started"],
              result["finished"], result["id"]))
@@ -174,4 +182,25 @@ def open_store(folder: Path) -> Store:
     if not {"meta", "bots", "matches"} <= tables:
         db.close()
         raise StoreError(f"{path} is not a pokerbots tournament's results store")
+    _add_missing_columns(db)
     return Store(path, db)
+
+
+#: Columns added since the first stores were written: ``(name, type)``, added when missing.
+_LATER_COLUMNS = (("luck_bankrolls", "TEXT"),)
+
+
+def _add_missing_columns(db: sqlite3.Connection) -> None:
+    """Bring a store written by an earlier version up to the present columns (their values
+    null: nothing was measured then), so that an old tournament folder still opens. A store
+    that cannot be written (a read-only copy) is read as it is: :meth:`Store.matches` gives
+    the missing columns as null."""
+    try:
+        have = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
+        missing = [(name, kind) for name, kind in _LATER_COLUMNS if name not in have]
+        if missing:
+            with db:
+                for name, kind in missing:
+                    db.execute(f"ALTER TABLE matches ADD COLUMN {name} {kind}")
+    except sqlite3.Error:
+        pass
