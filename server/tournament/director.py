@@ -123,10 +123,8 @@ class Director:
             row["table_no"], row["deal_set"], row["seating_no"], tuple(row["seating"]),
             row["seed"], row["button"]).folder
         job = job_for(row, folder=folder, entrants=self.entrants, options=self.options,
-                      limits=self.limits, transcripts=self.transcripts)
-        # --no-adjust: the worker computes neither adjusted figure (a store older than the
-        # option has them)
-        job["adjust"] = self.options.get("adjust", True)
+                      limits=self.limits, transcripts=self.transcripts,
+                      adjust=self.options.get("adjust", True))  # a store older than --no-adjust: on
         self.store.start(row["id"], str(folder), time.time())
         self.pool.submit(job)
 
