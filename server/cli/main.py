@@ -79,6 +79,7 @@ class Commands(click.Group):
         "logs": ("cli.logs", "Manage the match logs: delete old matches (logs prune)."),
         "serve": ("cli.serve",
                   "Run a competition: submissions, quarantine, tournaments, a web site."),
+        "team": ("cli.team", "Teams and their tokens."),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -36,7 +36,7 @@ def parse_every(ctx, param, text: str) -> float:
 
 
 def serve(submissions: Path, data: Path, every: float, host: str, port: int, players: int,
-          no_sandbox: bool, **options) -> None:
+          no_sandbox: bool, ladder: int, **options) -> None:
     """Run a competition: every bot in SUBMISSIONS (one folder per bot) is smoke-tested, then
     plays a tournament at start-up and every --every; the results are on a web site.
 
@@ -55,7 +55,8 @@ def serve(submissions: Path, data: Path, every: float, host: str, port: int, pla
         raise click.UsageError("give --sandbox or --no-sandbox, not both")
     wanted = False if no_sandbox else (True if options["sandbox"] else None)
     config = ServeConfig(submissions=submissions, data=data, every=every, host=host,
-                         port=port, players=players, sandbox=wanted, tournament=options)
+                         port=port, players=players, sandbox=wanted, tournament=options,
+                         ladder=ladder)
     try:
         run_service(config)
     except ServiceError as exc:
@@ -90,6 +91,10 @@ def command() -> click.Command:
                      help="Run bots unconfined, without bubblewrap (every page says so);"
                           " without it the service is refused where bubblewrap cannot"
                           " confine them."),
+        click.option("--ladder", type=click.IntRange(min=1), default=24, show_default=True,
+                     metavar="N",
+                     help="The home page's ladder ranks the admitted bots over the last N"
+                          " finished tournaments."),
         *shared.values(),
     ]
 

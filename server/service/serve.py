@@ -65,6 +65,8 @@ class ServeConfig:
     #: The tournaments' options, as ``pokerbots tournament``'s keyword arguments (less bots,
     #: seed, out, scheduler and players; ``sandbox`` is the field above).
     tournament: dict = field(default_factory=dict)
+    #: Finished tournaments the home page's ladder spans.
+    ladder: int = 24
 
 
 #: The file held while a service uses the data folder.
@@ -131,7 +133,7 @@ def serve(config: ServeConfig) -> None:
          + (" in the sandbox (bubblewrap)" if settings.sandbox
             else " UNCONFINED (--no-sandbox): they can do whatever this user can"))
     try:
-        failure = trio.run(_main, service, listener, config.host)
+        failure = trio.run(_main, service, listener, config.host, config.ladder)
     finally:
         results.close()
         lock.close()
@@ -196,7 +198,8 @@ def _check_smoke(results: store.Store, settings: scheduler.Settings) -> None:
     results.set_meta("options", {**options, "every": settings.every})
 
 
-async def _main(service: scheduler.Service, listener: socket.socket, host: str) -> str | None:
+async def _main(service: scheduler.Service, listener: socket.socket, host: str,
+                ladder: int = 24) -> str | None:
     """Serve until SIGTERM or Ctrl-C; what stopped the service if it was not that."""
     from hypercorn.config import Config
     from hypercorn.trio import serve as hypercorn_serve
@@ -229,7 +232,8 @@ async def _main(service: scheduler.Service, listener: socket.socket, host: str) 
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(signals)
-        await nursery.start(partial(hypercorn_serve, create_app(service.settings.data, now),
+        await nursery.start(partial(hypercorn_serve,
+                                    create_app(service.settings.data, now, ladder),
                                     config, shutdown_trigger=stop.wait))
         shown = f"[{host}]" if ":" in host else host
         _say(f"The site: http://{shown}:{port}/ (Ctrl-C stops)")
