@@ -72,7 +72,10 @@ def page(template: str, title: str, now: Now, viewer=None, **context) -> str:
 # -- the home page -------------------------------------------------------------------------
 
 
-def home(store, now: Now, ladder: dict, viewer=None) -> str:
+def home(store, now: Now, ladder: dict | None = None, viewer=None) -> str:
+    """The home page: the ladder (:func:`.ladder.ladder`; none: no ladder yet), the latest
+    standings and their chart, the quarantine, the bots and the tournaments."""
+    ladder = ladder or {"bots": [], "unit": "match", "tournaments": [], "history": {}}
     done = store.tournaments("done", limit=CHART_TOURNAMENTS)
     recent = store.tournaments(limit=LIST_TOURNAMENTS)
     bots = store.bots()
@@ -197,7 +200,8 @@ def tournament(store, row: dict, report_body: str | None, now: Now, viewer=None)
                 report_body=report_body, matches=store.matches(row["id"]))
 
 
-def match(row: dict, files: list[str], now: Now, sight, hands: int, viewer=None) -> str:
+def match(row: dict, files: list[str], now: Now, sight=visibility.PUBLIC, hands: int = 0,
+          viewer=None) -> str:
     """A match's page: its tournament, bots, result, error (as ``sight`` may read it), links
     to its log files (those ``sight`` may read), its hands and the replayer."""
     seat = _seat_of(row)
