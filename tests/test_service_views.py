@@ -26,6 +26,7 @@ import pytest
 from pokerbots.server.logs.folder import MatchFolder
 from pokerbots.server.service import replay, visibility
 from pokerbots.server.service.teams import Team
+
 from service_site import BOTS, ROOT, Served
 
 CANARY = "CANARY-7f3e9b1d"

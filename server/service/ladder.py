@@ -91,7 +91,8 @@ def ladder(store, data: Path, tournaments: int = DEFAULT_TOURNAMENTS) -> dict:
         lines.append({"name": name, "version": version["label"], "version_id": version["id"],
                       **figure, "per_hand": figure["per_hand"] or 0.0,
                       "hands": sum(n for _, n in units), "bankroll": sum(x for x, _ in units),
-                      "tournaments": len(played[name]), "matches": matches[name], "faults": faults[name]})
+                      "tournaments": len(played[name]), "matches": matches[name],
+                      "faults": faults[name]})
     lines.sort(key=lambda b: (-b["per_hand"], -b["bankroll"], b["name"]))
     for rank, line in enumerate(lines, 1):
         line["rank"] = rank

@@ -6,19 +6,25 @@ library whose only dependency, AnyIO, runs on trio; Quart-Trio would bring Flask
 (Werkzeug, Blinker...) for features the site does not use. The pages are Jinja2 templates
 (:mod:`.pages`), rendered here as plain text responses of type HTML.
 
-Routes: ``/`` (standings, chart, quarantine, bots, tournaments), ``/bots/NAME``,
-``/tournaments/ID``, ``/matches/ID`` and ``/matches/ID/FILE`` (a match's log files as plain
-text), ``/versions/ID/FILE`` (the logs of a version's failed smoke match), the JSON API
-``/api/standings``, ``/api/bots``, ``/api/tournaments``, and ``/healthz``.
+Routes: ``/`` (ladder, standings, chart, quarantine, bots, tournaments), ``/bots/NAME``,
+``/teams/NAME`` (a team's own page), ``/tournaments/ID``, ``/matches/ID``,
+``/matches/ID/FILE`` (a match's log files as plain text), ``/matches/ID/hands`` (its hand
+history) and ``/matches/ID/hands/N`` (a hand's replayer), ``/versions/ID/FILE`` (the logs of a
+version's failed smoke match), the JSON API ``/api/standings``, ``/api/ladder``,
+``/api/bots``, ``/api/tournaments``, ``/healthz``, and ``/static/`` (the replayer's script).
+What a request may see of a match is its viewer's (:func:`.auth.viewer_of`), as
+:mod:`.visibility` decides: a seat's transcript and stderr, hidden hole cards and the end of a
+fault paragraph are its team's and the organiser's only.
 An id in an address is at most 18 digits (:class:`IdConvertor`): any other is a 404, never
 a query that overflows SQLite's integers.
 
 A file is served only when its name is one a match writes (``hands.txt``, ``seatN.in``...)
 and its real path, links resolved, is inside the data folder: a request can never reach
-another file. Every response says ``Content-Security-Policy: default-src 'none'`` (no script
-runs, even if some text were not escaped) and ``X-Content-Type-Options: nosniff`` (a log is
-never taken for a page). Handlers are plain functions, which Starlette runs in worker
-threads, each with its own read-only connection to the store.
+another file. Every response says ``Content-Security-Policy: default-src 'none';
+script-src 'self'`` (no script runs but the site's own files, even if some text were not
+escaped) and ``X-Content-Type-Options: nosniff`` (a log is never taken for a page).
+Handlers are plain functions, which Starlette runs in worker threads, each with its own
+read-only connection to the store.
 """
 
 from __future__ import annotations
@@ -192,7 +198,7 @@ def create_app(data: Path, now: Callable[[], pages.Now],
         if row is None:
             return not_found(f"There is no match {request.path_params['match_id']}.", viewer)
         files = [f for f in log_files(data, row["log_dir"]) if sight.file(f) != visibility.NONE]
-        count = len(_records(data, row)) if row["log_dir"] else 0
+        count = folder_.MatchFolder(data / row["log_dir"]).hand_count() if row["log_dir"] else 0
         return HTMLResponse(pages.match(row, files, now(), sight, count, viewer))
 
     def text_file(folder: str | None, name: str, what: str, viewer=None) -> Response:
@@ -220,13 +226,13 @@ def create_app(data: Path, now: Callable[[], pages.Now],
         viewer, row, sight = the_match(request)
         if row is None or not row["log_dir"]:
             return not_found(f"Match {request.path_params['match_id']} has no hands.", viewer)
-        records = _records(data, row)
-        pages_ = max(1, -(-len(records) // HANDS_PER_PAGE))
+        match_folder = folder_.MatchFolder(data / row["log_dir"])
+        pages_ = max(1, -(-match_folder.hand_count() // HANDS_PER_PAGE))
         try:
             number = min(max(int(request.query_params.get("page", "1")), 1), pages_)
         except ValueError:
             number = 1
-        shown = records[(number - 1) * HANDS_PER_PAGE:number * HANDS_PER_PAGE]
+        shown = match_folder.hands((number - 1) * HANDS_PER_PAGE, number * HANDS_PER_PAGE)
         blocks = list(zip([r["hand"] for r in shown], _history(data, row, shown, sight)))
         return HTMLResponse(pages.hands(row, blocks, now(), sight,
                                         {"page": number, "pages": pages_}, viewer))
@@ -235,17 +241,22 @@ def create_app(data: Path, now: Callable[[], pages.Now],
         viewer, row, sight = the_match(request)
         number = request.path_params["number"]
         what = f"Match {request.path_params['match_id']}"
-        records = _records(data, row) if row and row["log_dir"] else []
-        record = next((r for r in records if r["hand"] == number), None)
+        match_folder = folder_.MatchFolder(data / row["log_dir"]) if row and row["log_dir"] \
+            else None
+        # Hands are numbered from 0, one line each: hand N is line N.
+        records = match_folder.hands(number, number + 1) if match_folder else []
+        record = records[0] if records and records[0]["hand"] == number else None
+        if record is None and records:  # numbered otherwise: look for it
+            record = next((r for r in match_folder.hands() if r["hand"] == number), None)
         if record is None:
             return not_found(f"{what} has no hand {number}.", viewer)
-        summary = folder_.MatchFolder(data / row["log_dir"]).summary() or {}
+        count = match_folder.hand_count()
+        summary = match_folder.summary() or {}
         try:
             steps = replay.steps(record, summary, row["seating"], sight)
         except replay.NoReplay as exc:
             return not_found(f"{what}'s hand {number} cannot be replayed: {exc}", viewer)
-        return HTMLResponse(pages.replayer(row, number, len(records), steps, now(), sight,
-                                           viewer))
+        return HTMLResponse(pages.replayer(row, number, count, steps, now(), sight, viewer))
 
     def version_file(request: Request) -> Response:
         viewer = viewer_of(request)
