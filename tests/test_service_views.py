@@ -84,7 +84,12 @@ def test_a_seat_sees_its_own_cards_and_the_shown_ones_only(match_folder):
     files = {name: team.file(name) for name in ("seat1.in", "seat1.stderr", "seat0.in",
                                                 "seat2.stderr", "hands.txt", "summary.json")}
     assert files == {"seat1.in": "whole", "seat1.stderr": "whole", "seat0.in": "none",
-                     "seat2.stderr": "none", "hands.txt": "filtered", "summary.json": "whole"}
+                     "seat2.stderr": "none", "hands.txt": "filtered",
+                     "summary.json": "filtered"}
+    summary = {"result": "failed", "error": {"seat": 2, "reason": "it replied 'x'",
+                                             "sent": "Cards: Ah Kd\n", "received": "x"}}
+    assert team.summary(summary)["error"] == {"seat": 2, "reason": "it replied 'x'"}
+    assert visibility.sight(Team("c", False), ["a", "b", "c"]).summary(summary) == summary
     history = "".join(visibility.PUBLIC.history(records, ["a", "b", "c"]))
     for record in records:
         for seat in hidden_from(visibility.PUBLIC, record):

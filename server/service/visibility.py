@@ -4,8 +4,9 @@ Three kinds of viewer (:func:`sight`): the public (no token), a team (its token:
 :class:`~.teams.Team`), and the organiser (a team with the organiser flag). While the
 competition runs:
 
-* the public sees the standings, the cross-tables, each match's result and the hands with
-  only the cards shown at a showdown (the protocol shows a player's cards only when it wins a
+* the public sees the standings, the cross-tables, each match's result (``summary.json``
+  without what the server sent a culprit and its reply) and the hands with only the cards
+  shown at a showdown (the protocol shows a player's cards only when it wins a
   share of a contested pot: the hand record's ``showdown``, ``-`` for every other seat);
 * a team sees that, and of a match it sat in its own seat's transcript (``seatN.in``) and
   stderr, its own hole cards, and the whole error paragraph of a match its bot broke;
@@ -30,6 +31,10 @@ HIDDEN = "-"
 #: How it reads in the hand history.
 HIDDEN_TEXT = "(hidden)"
 
+#: What a failed match's error in ``summary.json`` tells only the culprit's team: the
+#: messages the server sent it (its cards) and its reply.
+PRIVATE_ERROR = ("sent", "received", "received_length", "legal", "hint")
+
 #: What a served file is: the file itself, made from the hand records for the viewer, none.
 WHOLE, FILTERED, NONE = "whole", "filtered", "none"
 
@@ -48,9 +53,9 @@ class Sight:
         hand records and their history, rebuilt with :meth:`hand`) or :data:`NONE`."""
         if self.everything:
             return WHOLE
-        if name in (folder_.HANDS, folder_.HISTORY):
+        if name in (folder_.HANDS, folder_.HISTORY, folder_.SUMMARY):
             return FILTERED
-        if name in (folder_.SUMMARY, folder_.TIMING):
+        if name == folder_.TIMING:
             return WHOLE
         return WHOLE if any(name in (folder_.transcript_name(s), folder_.stderr_name(s))
                             for s in self.seats) else NONE
@@ -85,6 +90,16 @@ class Sight:
                                            and culprit_seat in self.seats):
             return text
         return text.split("\n", 1)[0]
+
+    def summary(self, summary: dict) -> dict:
+        """``summary.json`` for the viewer: a failed match's error keeps what the server
+        sent the culprit and what it replied (its hole cards among them) for the organiser
+        and the culprit's team only."""
+        error = summary.get("error")
+        if self.everything or not isinstance(error, dict) or error.get("seat") in self.seats:
+            return summary
+        return {**summary, "error": {key: value for key, value in error.items()
+                                     if key not in PRIVATE_ERROR}}
 
     def jsonl(self, records: list[dict]) -> str:
         """``hands.jsonl`` for the viewer."""

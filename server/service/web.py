@@ -217,7 +217,10 @@ def create_app(data: Path, now: Callable[[], pages.Now],
             return text_file(folder, name, what, viewer)
         if how == visibility.NONE or log_file(data, folder, name) is None:
             return not_found(f"{what} has no log file {name}.", viewer)
-        records = _records(data, row)
+        match_folder = folder_.MatchFolder(data / row["log_dir"])
+        if name == folder_.SUMMARY:
+            return JSONResponse(sight.summary(match_folder.summary() or {}))
+        records = match_folder.hands()
         if name == folder_.HANDS:
             return Response(sight.jsonl(records), media_type=TEXT)
         return Response("".join(_history(data, row, records, sight)), media_type=TEXT)
@@ -356,11 +359,6 @@ def reading(data: Path):
         yield store
     finally:
         store.close()
-
-
-def _records(data: Path, row: dict) -> list[dict]:
-    """The complete hand records of a match row's folder."""
-    return folder_.MatchFolder(data / row["log_dir"]).hands()
 
 
 def _history(data: Path, row: dict, records: list[dict], sight) -> list[str]:
