@@ -18,6 +18,7 @@ figure as it stood after each of the tournaments it played.
 from __future__ import annotations
 
 import functools
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -26,6 +27,9 @@ from pokerbots.server.tournament import standings as standings_
 
 #: Tournaments on the ladder unless ``pokerbots serve --ladder`` says otherwise.
 DEFAULT_TOURNAMENTS = 24
+#: One request reads a tournament's store at a time: many pages asked at once wait for the
+#: first to fill the cache instead of each reading every store.
+_READING = threading.Lock()
 
 
 @functools.lru_cache(maxsize=256)
@@ -71,7 +75,9 @@ def ladder(store, data: Path, tournaments: int = DEFAULT_TOURNAMENTS) -> dict:
     faults: Counter = Counter()
     unit_word = "match"
     for tournament in done:
-        per_bot, unit_word, counted, culprits = tournament_units(str(data / tournament["folder"]))
+        with _READING:
+            per_bot, unit_word, counted, culprits = tournament_units(
+                str(data / tournament["folder"]))
         for bot in tournament["bots"] or []:
             name = bot["name"]
             version = playing.get(name)
