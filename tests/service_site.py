@@ -123,16 +123,23 @@ class Served:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def get(self, path: str) -> Response:
-        """GET ``path`` exactly as written (no normalisation of ``..``)."""
+    def get(self, path: str, token: str | None = None) -> Response:
+        """GET ``path`` exactly as written (no normalisation of ``..``), with a team's
+        ``token`` if one is given."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         try:
-            connection.request("GET", path)
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            connection.request("GET", path, headers=headers)
             answer = connection.getresponse()
             return Response(answer.status, {k.lower(): v for k, v in answer.getheaders()},
                             answer.read())
         finally:
             connection.close()
+
+    def token(self, team: str, organiser: bool = False) -> str:
+        """A new token of ``team`` (``pokerbots team add``), or of the organiser."""
+        data = Path(self.argv[self.argv.index("--data") + 1])
+        return team_token(data, team, organiser)
 
     def api(self, path: str):
         response = self.get(path)
@@ -180,6 +187,17 @@ class Served:
             self.process.wait()
             raise AssertionError(f"the service did not stop within {timeout} s:\n"
                                  f"{self.log()}") from None
+
+
+def team_token(data: Path, team: str, organiser: bool = False) -> str:
+    """``pokerbots team add TEAM --data DATA [--organiser]``: the token it prints."""
+    made = subprocess.run([sys.executable, "-m", "pokerbots.server.cli.main", "team", "add", team,
+                           "--data", str(data), *(["--organiser"] if organiser else [])],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert made.returncode == 0, made.stderr
+    found = re.findall(r"[A-Za-z0-9_-]{20,}", made.stdout)
+    assert found, made.stdout
+    return found[-1]
 
 
 def browser_missing() -> str | None:

@@ -97,6 +97,9 @@ def test_a_bot_page_shows_its_versions_paragraph_and_transcript(site):
     assert driver.current_url == served.url + "/bots/broken"
     body = driver.find_element(By.TAG_NAME, "body").text
     assert "Status: quarantined" in body and "Version that plays: none" in body
+    assert "about to break the rules" not in body  # its stderr is the team's to read
+    driver.add_cookie({"name": "pokerbots_token", "value": served.token("broken")})
+    driver.refresh()
     report = driver.find_element(By.CSS_SELECTOR, "pre.report").text
     assert "The bot replied: '<script>alert(1)</script>'" in report
     assert "about to break the rules" in report  # its stderr, under the paragraph
@@ -104,6 +107,7 @@ def test_a_bot_page_shows_its_versions_paragraph_and_transcript(site):
     assert transcript.splitlines()[0] == "init_round"
     driver.find_element(By.LINK_TEXT, "seat0.in").click()
     assert driver.find_element(By.TAG_NAME, "body").text.startswith("init_round")
+    driver.delete_cookie("pokerbots_token")
 
     driver.get(served.url + "/bots/eq")
     body = driver.find_element(By.TAG_NAME, "body").text

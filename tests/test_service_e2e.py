@@ -95,7 +95,9 @@ def test_pages_show_every_name_label_and_error_as_text(served):
     for external in ("<script", "<link", "<img", "<iframe", 'src="', "http://", "https://"):
         assert external not in page  # nothing loaded from anywhere, no script
     assert "Bots run in a sandbox" in page or "Bots run without a sandbox" in page
-    broken = served.get("/bots/broken")
+    public = served.get("/bots/broken").text  # the smoke report quotes its stderr: the team's
+    assert "about to break the rules" not in public and "quarantined" in public
+    broken = served.get("/bots/broken", served.token("broken"))
     assert broken.status == 200
     assert "<script>alert(1)</script>" not in broken.text
     assert "The bot replied: &#x27;&lt;script&gt;alert(1)&lt;/script&gt;&#x27;" in broken.text
@@ -119,7 +121,9 @@ def test_match_logs_are_plain_text_and_nothing_else_is_served(served, tmp_path):
     assert hands.headers["content-type"] == "text/plain; charset=utf-8"
     assert hands.headers["x-content-type-options"] == "nosniff"
     assert "Hand 0" in hands.text or "hand 0" in hands.text.lower()
-    transcript = served.get("/matches/1/seat0.in")
+    assert served.get("/matches/1/seat0.in").status == 404  # a seat's own, not the public's
+    organiser = served.token("boss", organiser=True)
+    transcript = served.get("/matches/1/seat0.in", organiser)
     assert transcript.status == 200 and transcript.text.startswith("init_round")
     assert served.get("/matches/1/summary.json").json()["hands_played"] == 40
     broken = served.bots()["broken"]
@@ -127,7 +131,9 @@ def test_match_logs_are_plain_text_and_nothing_else_is_served(served, tmp_path):
     data = served.output.with_name("data")
     version_id = sqlite3.connect(data / "service.sqlite").execute(
         "SELECT id FROM versions WHERE name = 'broken'").fetchone()[0]
-    assert served.get(f"/versions/{version_id}/seat0.in").text.startswith("init_round")
+    assert served.get(f"/versions/{version_id}/seat0.in").status == 404
+    assert served.get(f"/versions/{version_id}/seat0.in",
+                      organiser).text.startswith("init_round")
     outside = tmp_path / "secret.txt"
     outside.write_text("secret\n")
     match_dir = next((data / "tournaments" / "000001" / "matches").iterdir())
@@ -141,7 +147,7 @@ def test_match_logs_are_plain_text_and_nothing_else_is_served(served, tmp_path):
                  "/matches/99999999999999999999", "/tournaments/9223372036854775808",
                  "/matches/99999999999999999999/hands.txt", "/versions/1%00/seat0.in",
                  "/versions/18446744073709551616/seat0.in", "/tournaments/-1"):
-        response = served.get(path)
+        response = served.get(path, organiser)  # who may read every log file
         assert response.status == 404, (path, response.status)
         assert b"secret" not in response.body and b"SQLite" not in response.body
     assert "Traceback" not in served.log()
@@ -175,7 +181,7 @@ def test_a_changed_bot_is_quarantined_then_admitted_and_a_restart_keeps_the_hist
         fixed = wait_for_version(service, "call", "admitted", other_than=old)
         assert fixed["version"] not in (old, broken["version"])
         assert fixed["admitted_version"] == fixed["version"]
-        page = service.get("/bots/call").text
+        page = service.get("/bots/call", service.token("call")).text
         for label in (old, broken["version"], fixed["version"]):
             assert label in page
         assert page.count("quarantined") >= 1 and "Reproduce: pokerbots run" in page

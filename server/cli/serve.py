@@ -45,7 +45,7 @@ def parse_size(ctx, param, text: str) -> int:
 
 def serve(submissions: Path, data: Path, every: float, host: str, port: int, players: int,
           no_sandbox: bool, max_upload: int, upload_interval: float, scheduler: str | None,
-          **options) -> None:
+          ladder: int, **options) -> None:
     """Run a competition: every bot in SUBMISSIONS (one folder per bot) is smoke-tested, then
     plays a tournament at start-up and every --every; the results are on a web site.
 
@@ -66,7 +66,7 @@ def serve(submissions: Path, data: Path, every: float, host: str, port: int, pla
     config = ServeConfig(submissions=submissions, data=data, every=every, host=host,
                          port=port, players=players, sandbox=wanted, tournament=options,
                          max_upload=max_upload, upload_interval=upload_interval,
-                         scheduler=scheduler)
+                         scheduler=scheduler, ladder=ladder)
     try:
         run_service(config)
     except ServiceError as exc:
@@ -111,6 +111,10 @@ def command() -> click.Command:
         click.option("--scheduler", metavar="ADDRESS", default=None,
                      help="Play the tournaments' matches on the Dask cluster of this scheduler"
                           " (tcp://host:port); its workers must see --data at the same path."),
+        click.option("--ladder", type=click.IntRange(min=1), default=24, show_default=True,
+                     metavar="N",
+                     help="The home page's ladder ranks the admitted bots over the last N"
+                          " finished tournaments."),
         *shared.values(),
     ]
 

@@ -127,20 +127,30 @@ class MatchFolder:
         """``timing.json``, or None."""
         return _read_json(self.path / TIMING)
 
-    def hands(self) -> list[dict]:
+    def hands(self, start: int = 0, stop: int | None = None) -> list[dict]:
         """Every complete hand record (a line cut short by a crash, and what follows it, is
-        left out)."""
+        left out); with ``start`` and ``stop``, those of the lines ``start:stop`` only (the
+        others are not decoded: a page shows one hand of a long match)."""
         records: list[dict] = []
         try:
             text = self.hands_path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return records
-        for line in text.splitlines():
+        for line in text.splitlines()[start:stop]:
             try:
                 records.append(json.loads(line))
             except json.JSONDecodeError:
                 break
         return records
+
+    def hand_count(self) -> int:
+        """How many whole lines ``hands.jsonl`` has (the hands a page may list), without
+        decoding them."""
+        try:
+            with open(self.hands_path, "rb") as f:
+                return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+        except FileNotFoundError:
+            return 0
 
     def strict_hands(self) -> list[dict]:
         """Every hand record; LogFolderError naming the line that is not one (for exports,

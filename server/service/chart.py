@@ -18,7 +18,6 @@ from markupsafe import Markup
 from pokerbots.server.service.scheduler import stamp
 from pokerbots.server.tournament import report
 from pokerbots.server.tournament import view as view_
-from pokerbots.server.tournament.view import Row
 
 #: The site's templates (beside them, the report's: a tournament's page shows its report).
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -52,25 +51,38 @@ def render(template: str, **context) -> Markup:
     return Markup(environment().get_template(template).render(context))
 
 
-def series(tournaments: list[dict]) -> tuple[list[int], dict[str, dict[int, Row]]]:
-    """``(tournament ids oldest first, {bot: {tournament id: its standings row}})`` from
+def series(tournaments: list[dict]) -> tuple[list[int], dict[str, dict[int, tuple]]]:
+    """``(tournament ids oldest first, {bot: {tournament id: (per hand, its text)}})`` from
     tournament rows with their ``standings``; bots in the order of the newest standings, only
     the rows with a per-hand result."""
     ids = [t["id"] for t in reversed(tournaments)]
-    found: dict[str, dict[int, Row]] = {}
+    found: dict[str, dict[int, tuple]] = {}
     for tournament in tournaments:  # newest first: the legend follows the latest ranking
         for row in view_.of(tournament["standings"]).rows:
             if row.per_hand is not None:
-                found.setdefault(row.name, {})[tournament["id"]] = row
+                found.setdefault(row.name, {})[tournament["id"]] = (row.per_hand,
+                                                                    row.per_hand_text)
     return ids, found
 
 
-def geometry(tournaments: list[dict]) -> tuple[dict, list[dict]]:
-    """``(the chart's frame, one series per bot)``: every coordinate the template draws."""
-    ids, lines = series(tournaments)
+def ladder_series(ladder: dict) -> tuple[list[int], dict[str, dict[int, tuple]]]:
+    """The same from a ladder (:func:`.ladder.ladder`): each bot's ladder figure as it stood
+    after each tournament it played, in the ladder's order."""
+    found: dict[str, dict[int, tuple]] = {}
+    for line in ladder["bots"]:
+        for point in ladder["history"].get(line["name"], ()):
+            if point["per_hand"] is not None:
+                found.setdefault(line["name"], {})[point["tournament"]] = (
+                    point["per_hand"], view_.signed(point["per_hand"]))
+    return ladder["tournaments"], found
+
+
+def geometry(ids: list[int], lines: dict[str, dict[int, tuple]]) -> tuple[dict, list[dict]]:
+    """``(the chart's frame, one series per bot)`` of :func:`series`' ``(ids, lines)``: every
+    coordinate the template draws."""
     if not lines:
         return {}, []
-    values = [r.per_hand for points in lines.values() for r in points.values()] + [0.0]
+    values = [value for points in lines.values() for value, _ in points.values()] + [0.0]
     low, high = min(values), max(values)
     if high - low < 1e-9:
         low, high = low - 1, high + 1
@@ -97,13 +109,13 @@ def geometry(tournaments: list[dict]) -> tuple[dict, list[dict]]:
     }
     drawn = []
     for number, (name, points) in enumerate(lines.items()):
-        coords = [(x(t), y(points[t].per_hand)) for t in ids if t in points]
+        coords = [(x(t), y(points[t][0])) for t in ids if t in points]
         drawn.append({
             "name": name, "colour": COLOURS[number % len(COLOURS)],
             "dash": DASHES[number // len(COLOURS) % len(DASHES)],
             "path": " ".join(f"{a},{b}" for a, b in coords) if len(coords) > 1 else "",
-            "points": [{"x": x(t), "y": y(points[t].per_hand), "id": t,
-                        "text": points[t].per_hand_text} for t in ids if t in points],
+            "points": [{"x": x(t), "y": y(points[t][0]), "id": t,
+                        "text": points[t][1]} for t in ids if t in points],
             "legend_y": TOP + 14 + number * 16,
         })
     return frame, drawn
@@ -112,5 +124,11 @@ def geometry(tournaments: list[dict]) -> tuple[dict, list[dict]]:
 def svg(tournaments: list[dict]) -> Markup:
     """The chart of ``tournaments`` (rows with ``id`` and ``standings``, newest first), or a
     muted paragraph saying there is no result yet."""
-    frame, drawn = geometry(tournaments)
+    frame, drawn = geometry(*series(tournaments))
+    return render("chart.html", c=frame, series=drawn)
+
+
+def ladder_svg(ladder: dict) -> Markup:
+    """The chart of a ladder: each bot's ladder figure over the tournaments."""
+    frame, drawn = geometry(*ladder_series(ladder))
     return render("chart.html", c=frame, series=drawn)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pokerbots.server import __version__, games
 from pokerbots.server.logs import folder
-from pokerbots.server.service import chart
+from pokerbots.server.service import chart, visibility
 from pokerbots.server.service.scheduler import Settings
 from pokerbots.server.tournament import view as view_
 
@@ -56,8 +56,9 @@ def every_text(seconds: float) -> str:
     return f"{seconds:g}s"
 
 
-def page(template: str, title: str, now: Now, **context) -> str:
-    """The page ``template`` in the site's frame (title, navigation, footer)."""
+def page(template: str, title: str, now: Now, viewer=None, **context) -> str:
+    """The page ``template`` in the site's frame (title, navigation with the ``viewer``'s
+    team page, footer)."""
     settings = now.settings
     options = settings.options
     footer = {"game": games.get(options["game"]).title, "players": settings.players,
@@ -65,13 +66,16 @@ def page(template: str, title: str, now: Now, **context) -> str:
               "every": every_text(settings.every), "sandbox": settings.sandbox,
               "version": __version__}
     return chart.render(template, title=title, footer=footer, history=folder.HISTORY,
-                        **context) + "\n"
+                        viewer=viewer, **context) + "\n"
 
 
 # -- the home page -------------------------------------------------------------------------
 
 
-def home(store, now: Now) -> str:
+def home(store, now: Now, ladder: dict | None = None, viewer=None) -> str:
+    """The home page: the ladder (:func:`.ladder.ladder`; none: no ladder yet), the latest
+    standings and their chart, the quarantine, the bots and the tournaments."""
+    ladder = ladder or {"bots": [], "unit": "match", "tournaments": [], "history": {}}
     done = store.tournaments("done", limit=CHART_TOURNAMENTS)
     recent = store.tournaments(limit=LIST_TOURNAMENTS)
     bots = store.bots()
@@ -83,7 +87,10 @@ def home(store, now: Now) -> str:
                     else "starting")
     latest = done[0] if done else None
     return page(
-        "home.html", "Standings", now,
+        "home.html", "Standings", now, viewer,
+        ladder=view_.of({"bots": ladder["bots"], "unit": ladder["unit"]}),
+        ladder_versions={b["name"]: b["version"] for b in ladder["bots"]},
+        ladder_tournaments=ladder["tournaments"], ladder_chart=chart.ladder_svg(ladder),
         playing=now.playing, progress=progress, next_at=now.next_at,
         players=now.settings.players,
         last=next((t for t in recent if t["status"] != "running"), None),
@@ -133,25 +140,31 @@ def _tournament_list(recent: list[dict]) -> list[dict]:
 # -- a bot's page --------------------------------------------------------------------------
 
 
-def bot(store, name: str, now: Now, transcript) -> str | None:
+def bot(store, name: str, now: Now, transcript, viewer=None) -> str | None:
     """The page of bot ``name`` (None if there is none); ``transcript(version)``: the last
-    lines of a quarantined version's transcript, or None."""
+    lines of a quarantined version's transcript, or None. A quarantined version's smoke
+    report, transcript and logs are shown to the bot's team and the organiser only
+    (:func:`.visibility.sees_team`): the report quotes the bot's stderr."""
     row = store.bot(name)
     if row is None:
         return None
     status, reason, admitted = describe(row)
-    return page("bot.html", f"Bot {name}", now, name=name, status=status, reason=reason,
-                label=row["version"]["label"], admitted=admitted,
-                versions=[_version(v, transcript) for v in store.versions(name)],
+    own = visibility.sees_team(viewer, name)
+    return page("bot.html", f"Bot {name}", now, viewer, name=name, status=status,
+                reason=reason, label=row["version"]["label"], admitted=admitted, own=own,
+                versions=[_version(v, transcript, own) for v in store.versions(name)],
                 results=_results(store, name), failed=store.failed_matches(name),
                 transcript_lines=TRANSCRIPT_LINES)
 
 
-def _version(version: dict, transcript) -> dict:
+def _version(version: dict, transcript, own: bool = True) -> dict:
     """A version with what its paragraph shows: its short digest, and for a quarantined one
-    the last lines of its transcript and the log files of its smoke match."""
+    (to its ``own`` team) its smoke report, the last lines of its transcript and the log files
+    of its smoke match."""
     found = {**version, "digest": version["digest"][:12], "lines": None, "logs": ()}
-    if version["status"] == "quarantined" and version["transcript"]:
+    if not own:
+        found["report"] = None
+    elif version["status"] == "quarantined" and version["transcript"]:
         found["lines"] = transcript(version)
         found["logs"] = (folder.HISTORY, folder.SUMMARY, *_stderr_of(version["transcript"]))
     return found
@@ -180,17 +193,76 @@ def _results(store, name: str) -> list[tuple]:
 # -- a tournament and a match --------------------------------------------------------------
 
 
-def tournament(store, row: dict, report_body: str | None, now: Now) -> str:
+def tournament(store, row: dict, report_body: str | None, now: Now, viewer=None) -> str:
     """A tournament's page: when and who, its report's content (markup made by the report's
     template), then its matches."""
-    return page("tournament.html", f"Tournament #{row['id']}", now, row=row,
+    return page("tournament.html", f"Tournament #{row['id']}", now, viewer, row=row,
                 report_body=report_body, matches=store.matches(row["id"]))
 
 
-def match(row: dict, files: list[str], now: Now) -> str:
-    """A match's page: its tournament, bots, result, error, and links to its log files."""
-    return page("match.html", f"Match {row['id']}", now, row=row, files=files)
+def match(row: dict, files: list[str], now: Now, sight=visibility.PUBLIC, hands: int = 0,
+          viewer=None) -> str:
+    """A match's page: its tournament, bots, result, error (as ``sight`` may read it), links
+    to its log files (those ``sight`` may read), its hands and the replayer."""
+    seat = _seat_of(row)
+    error = sight.error(row["error"], seat)
+    return page("match.html", f"Match {row['id']}", now, viewer, row={**row, "error": error},
+                files=files, hands=hands, seats=sorted(sight.seats),
+                everything=sight.everything)
 
 
-def not_found(text: str, now: Now) -> str:
-    return page("not_found.html", "Not found", now, text=text)
+def _seat_of(row: dict) -> int | None:
+    """The culprit's seat in a match row (the store keeps its name)."""
+    culprit = row.get("culprit")
+    seating = row.get("seating") or []
+    return seating.index(culprit) if culprit in seating else None
+
+
+def hands(row: dict, blocks: list[tuple[int, str]], now: Now, sight, pages_: dict,
+          viewer=None) -> str:
+    """A match's hand history as ``sight`` may see it, each hand (``(number, text)``)
+    linked to its replay; ``pages_``: ``{"page", "pages", "size"}``."""
+    return page("hands.html", f"Match {row['id']}: hands", now, viewer, row=row,
+                blocks=blocks, everything=sight.everything, seats=sorted(sight.seats),
+                **pages_)
+
+
+def replayer(row: dict, number: int, count: int, replay: dict, now: Now, sight,
+             viewer=None) -> str:
+    """The replayer of hand ``number`` of ``count`` (``replay``: :func:`.replay.steps`)."""
+    return page("replayer.html", f"Match {row['id']}, hand {number}", now, viewer, row=row,
+                number=number, count=count, replay=replay, first=replay["steps"][0],
+                everything=sight.everything, seats=sorted(sight.seats))
+
+
+def team(store, name: str, now: Now, transcript, viewer) -> str:
+    """Team ``name``'s own page: its versions with their smoke reports (and a quarantined
+    one's transcript), its matches with its results and links to what its seat saw."""
+    row = store.bot(name)
+    versions = [_version(v, transcript) for v in store.versions(name)]
+    found = []
+    for m in store.matches_of(name):
+        seats = [s for s, bot in enumerate(m["seating"]) if bot == name]
+        results = [m["bankrolls"][s] for s in seats] if m["bankrolls"] else []
+        found.append({**m, "seats": seats, "results": results,
+                      "error": visibility.sight(viewer, m["seating"]).error(
+                          m["error"], _seat_of(m))})
+    status = describe(row) if row else ("unknown", None, None)
+    return page("team.html", f"Team {name}", now, viewer, name=name, known=row is not None,
+                status=status[0], reason=status[1], admitted=status[2], versions=versions,
+                matches=found, transcript_lines=TRANSCRIPT_LINES,
+                transcript_name=folder.transcript_name, stderr_name=folder.stderr_name)
+
+
+def login(name: str, now: Now, viewer=None, wrong: bool = False) -> str:
+    """The login form (the teams' template), for the page of team ``name``."""
+    return page("login.html", "Log in", now, viewer, team=name, next=f"/teams/{name}",
+                wrong=wrong)
+
+
+def forbidden(text: str, now: Now, viewer=None) -> str:
+    return page("not_found.html", "Not yours", now, viewer, text=text, heading="Forbidden")
+
+
+def not_found(text: str, now: Now, viewer=None) -> str:
+    return page("not_found.html", "Not found", now, viewer, text=text)

@@ -73,6 +73,8 @@ class ServeConfig:
     #: A Dask scheduler's address (``tcp://HOST:PORT``): the tournaments' matches are played
     #: on its cluster, whose workers see the data folder at the same path.
     scheduler: str | None = None
+    #: Finished tournaments the home page's ladder spans.
+    ladder: int = 24
 
 
 #: The file held while a service uses the data folder.
@@ -146,7 +148,7 @@ def serve(config: ServeConfig) -> None:
     if config.scheduler is not None:
         _say(f"The tournaments' matches are played on the Dask cluster of {config.scheduler}")
     try:
-        failure = trio.run(_main, service, uploads, listener, config.host)
+        failure = trio.run(_main, service, uploads, listener, config.host, config.ladder)
     finally:
         results.close()
         lock.close()
@@ -222,7 +224,7 @@ def _check_smoke(results: store.Store, settings: scheduler.Settings) -> None:
 
 
 async def _main(service: scheduler.Service, uploads: Uploads, listener: socket.socket,
-                host: str) -> str | None:
+                host: str, ladder: int = 24) -> str | None:
     """Serve until SIGTERM or Ctrl-C; what stopped the service if it was not that."""
     from hypercorn.config import Config
     from hypercorn.trio import serve as hypercorn_serve
@@ -255,7 +257,7 @@ async def _main(service: scheduler.Service, uploads: Uploads, listener: socket.s
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(signals)
-        app = create_app(service.settings.data, now, uploads=uploads)
+        app = create_app(service.settings.data, now, ladder, uploads=uploads)
         await nursery.start(partial(hypercorn_serve, app, config, shutdown_trigger=stop.wait))
         shown = f"[{host}]" if ":" in host else host
         _say(f"The site: http://{shown}:{port}/ (Ctrl-C stops)")

@@ -299,6 +299,12 @@ class Store(Database):
         return self._all("SELECT * FROM matches WHERE culprit = ? AND status = 'failed'"
                          " ORDER BY id DESC", (name,))
 
+    def matches_of(self, name: str, limit: int = 200) -> list[dict]:
+        """The latest ``limit`` matches bot ``name`` sat in, newest first."""
+        return self._all("SELECT * FROM matches WHERE EXISTS (SELECT 1 FROM"
+                         " json_each(matches.seating) WHERE value = ?) ORDER BY id DESC"
+                         f" LIMIT {int(limit)}", (name,))
+
 
 def open_store(data: Path) -> Store:
     """The store in ``data`` (both created if missing)."""

@@ -6,19 +6,25 @@ library whose only dependency, AnyIO, runs on trio; Quart-Trio would bring Flask
 (Werkzeug, Blinker...) for features the site does not use. The pages are Jinja2 templates
 (:mod:`.pages`), rendered here as plain text responses of type HTML.
 
-Routes: ``/`` (standings, chart, quarantine, bots, tournaments), ``/bots/NAME``,
-``/tournaments/ID``, ``/matches/ID`` and ``/matches/ID/FILE`` (a match's log files as plain
-text), ``/versions/ID/FILE`` (the logs of a version's failed smoke match), the JSON API
-``/api/standings``, ``/api/bots``, ``/api/tournaments``, and ``/healthz``.
+Routes: ``/`` (ladder, standings, chart, quarantine, bots, tournaments), ``/bots/NAME``,
+``/teams/NAME`` (a team's own page), ``/tournaments/ID``, ``/matches/ID``,
+``/matches/ID/FILE`` (a match's log files as plain text), ``/matches/ID/hands`` (its hand
+history) and ``/matches/ID/hands/N`` (a hand's replayer), ``/versions/ID/FILE`` (the logs of a
+version's failed smoke match), the JSON API ``/api/standings``, ``/api/ladder``,
+``/api/bots``, ``/api/tournaments``, ``/healthz``, and ``/static/`` (the replayer's script).
+What a request may see of a match is its viewer's (:func:`.auth.viewer_of`), as
+:mod:`.visibility` decides: a seat's transcript and stderr, hidden hole cards and the end of a
+fault paragraph are its team's and the organiser's only.
 An id in an address is at most 18 digits (:class:`IdConvertor`): any other is a 404, never
 a query that overflows SQLite's integers.
 
 A file is served only when its name is one a match writes (``hands.txt``, ``seatN.in``...)
 and its real path, links resolved, is inside the data folder: a request can never reach
-another file. Every response says ``Content-Security-Policy: default-src 'none'`` (no script
-runs, even if some text were not escaped) and ``X-Content-Type-Options: nosniff`` (a log is
-never taken for a page). Handlers are plain functions, which Starlette runs in worker
-threads, each with its own read-only connection to the store.
+another file. Every response says ``Content-Security-Policy: default-src 'none';
+script-src 'self'`` (no script runs but the site's own files, even if some text were not
+escaped) and ``X-Content-Type-Options: nosniff`` (a log is never taken for a page).
+Handlers are plain functions, which Starlette runs in worker threads, each with its own
+read-only connection to the store.
 """
 
 from __future__ import annotations
@@ -34,10 +40,14 @@ from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 
+from pokerbots.server import games
 from pokerbots.server.logs import folder as folder_
-from pokerbots.server.service import auth, pages
+from pokerbots.server.service import auth, pages, replay, visibility
+from pokerbots.server.service import ladder as ladder_
+from pokerbots.server.service.auth import viewer_of
 from pokerbots.server.service.store import reader
 from pokerbots.server.tournament import report, results_store
 from pokerbots.server.tournament import standings as standings_
@@ -47,8 +57,8 @@ LOG_FILES = folder_.FILE_NAME
 
 HEADERS = [
     (b"content-security-policy",
-     b"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self';"
-     b" frame-ancestors 'none'"),
+     b"default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; base-uri 'none';"
+     b" form-action 'self'; frame-ancestors 'none'"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
@@ -106,6 +116,10 @@ register_url_convertor("id", IdConvertor())
 
 #: Bytes read from the end of a transcript for its last lines on a bot's page.
 TAIL_BYTES = 65536
+#: Hands on one page of a match's hand history.
+HANDS_PER_PAGE = 200
+#: The site's own scripts (the replayer's), served at ``/static``.
+STATIC = Path(__file__).resolve().parent / "static"
 
 
 class SecurityHeaders:
@@ -127,19 +141,29 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(data: Path, now: Callable[[], pages.Now], *, uploads=None):
+def create_app(data: Path, now: Callable[[], pages.Now],
+               ladder_size: int = ladder_.DEFAULT_TOURNAMENTS, *, uploads=None):
     """The site of the service whose data folder is ``data``; ``now()`` tells what the
-    scheduler is doing; ``uploads`` (:class:`.uploads.Uploads`) takes the teams' bots."""
+    scheduler is doing; the home page's ladder spans the last ``ladder_size`` tournaments;
+    ``uploads`` (:class:`.uploads.Uploads`) takes the teams' bots."""
 
-    def not_found(text: str) -> HTMLResponse:
-        return HTMLResponse(pages.not_found(text, now()), status_code=404)
+    def not_found(text: str, viewer=None) -> HTMLResponse:
+        return HTMLResponse(pages.not_found(text, now(), viewer), status_code=404)
 
     def home(request: Request) -> Response:
+        viewer = viewer_of(request)
         with reading(data) as store:
-            return HTMLResponse(pages.home(store, now()))
+            board = ladder_.ladder(store, data, ladder_size)
+            return HTMLResponse(pages.home(store, now(), board, viewer))
+
+    def api_ladder(request: Request) -> Response:
+        with reading(data) as store:
+            board = ladder_.ladder(store, data, ladder_size)
+        return JSONResponse({**board, "size": ladder_size})
 
     def bot(request: Request) -> Response:
         name = request.path_params["name"]
+        viewer = viewer_of(request)
 
         def transcript(version: dict) -> str | None:
             path = log_file(data, version["smoke_logs"], version["transcript"] or "")
@@ -147,46 +171,125 @@ def create_app(data: Path, now: Callable[[], pages.Now], *, uploads=None):
                     else folder_.tail(path, pages.TRANSCRIPT_LINES, max_bytes=TAIL_BYTES))
 
         with reading(data) as store:
-            page = pages.bot(store, name, now(), transcript)
-        return not_found(f"There is no bot called {name}.") if page is None else HTMLResponse(page)
+            page = pages.bot(store, name, now(), transcript, viewer)
+        if page is None:
+            return not_found(f"There is no bot called {name}.", viewer)
+        return HTMLResponse(page)
 
     def tournament(request: Request) -> Response:
         tournament_id = request.path_params["tournament_id"]
+        viewer = viewer_of(request)
         with reading(data) as store:
             row = store.tournament(tournament_id)
             if row is None:
-                return not_found(f"There is no tournament {tournament_id}.")
+                return not_found(f"There is no tournament {tournament_id}.", viewer)
             numbers = {m["match_no"]: m["id"] for m in store.matches(tournament_id)}
-            body = report_body(data / row["folder"], row, numbers)
-            return HTMLResponse(pages.tournament(store, row, body, now()))
+            body = report_body(data / row["folder"], row, numbers, viewer)
+            return HTMLResponse(pages.tournament(store, row, body, now(), viewer))
+
+    def the_match(request: Request):
+        """``(viewer, match row or None, its sight)`` of a request for a match."""
+        viewer = viewer_of(request)
+        with reading(data) as store:
+            row = store.match(request.path_params["match_id"])
+        return viewer, row, row and visibility.sight(viewer, row["seating"])
 
     def match(request: Request) -> Response:
-        match_id = request.path_params["match_id"]
-        with reading(data) as store:
-            row = store.match(match_id)
+        viewer, row, sight = the_match(request)
         if row is None:
-            return not_found(f"There is no match {match_id}.")
-        return HTMLResponse(pages.match(row, log_files(data, row["log_dir"]), now()))
+            return not_found(f"There is no match {request.path_params['match_id']}.", viewer)
+        files = [f for f in log_files(data, row["log_dir"]) if sight.file(f) != visibility.NONE]
+        count = folder_.MatchFolder(data / row["log_dir"]).hand_count() if row["log_dir"] else 0
+        return HTMLResponse(pages.match(row, files, now(), sight, count, viewer))
 
-    def text_file(folder: str | None, name: str, what: str) -> Response:
+    def text_file(folder: str | None, name: str, what: str, viewer=None) -> Response:
         path = log_file(data, folder, name)
         if path is None:
-            return not_found(f"{what} has no log file {name}.")
+            return not_found(f"{what} has no log file {name}.", viewer)
         return FileResponse(path, media_type=TEXT)
 
     def match_file(request: Request) -> Response:
-        match_id = request.path_params["match_id"]
-        with reading(data) as store:
-            row = store.match(match_id)
-        return text_file(row and row["log_dir"], request.path_params["name"],
-                         f"Match {match_id}")
+        viewer, row, sight = the_match(request)
+        name = request.path_params["name"]
+        what = f"Match {request.path_params['match_id']}"
+        folder = row and row["log_dir"]
+        how = sight.file(name) if row else visibility.NONE
+        if how == visibility.WHOLE:
+            return text_file(folder, name, what, viewer)
+        if how == visibility.NONE or log_file(data, folder, name) is None:
+            return not_found(f"{what} has no log file {name}.", viewer)
+        match_folder = folder_.MatchFolder(data / row["log_dir"])
+        if name == folder_.SUMMARY:
+            return JSONResponse(sight.summary(match_folder.summary() or {}))
+        records = match_folder.hands()
+        if name == folder_.HANDS:
+            return Response(sight.jsonl(records), media_type=TEXT)
+        return Response("".join(_history(data, row, records, sight)), media_type=TEXT)
+
+    def match_hands(request: Request) -> Response:
+        viewer, row, sight = the_match(request)
+        if row is None or not row["log_dir"]:
+            return not_found(f"Match {request.path_params['match_id']} has no hands.", viewer)
+        match_folder = folder_.MatchFolder(data / row["log_dir"])
+        pages_ = max(1, -(-match_folder.hand_count() // HANDS_PER_PAGE))
+        try:
+            number = min(max(int(request.query_params.get("page", "1")), 1), pages_)
+        except ValueError:
+            number = 1
+        shown = match_folder.hands((number - 1) * HANDS_PER_PAGE, number * HANDS_PER_PAGE)
+        blocks = list(zip([r["hand"] for r in shown], _history(data, row, shown, sight)))
+        return HTMLResponse(pages.hands(row, blocks, now(), sight,
+                                        {"page": number, "pages": pages_}, viewer))
+
+    def hand_replay(request: Request) -> Response:
+        viewer, row, sight = the_match(request)
+        number = request.path_params["number"]
+        what = f"Match {request.path_params['match_id']}"
+        match_folder = folder_.MatchFolder(data / row["log_dir"]) if row and row["log_dir"] \
+            else None
+        # Hands are numbered from 0, one line each: hand N is line N.
+        records = match_folder.hands(number, number + 1) if match_folder else []
+        record = records[0] if records and records[0]["hand"] == number else None
+        if record is None and records:  # numbered otherwise: look for it
+            record = next((r for r in match_folder.hands() if r["hand"] == number), None)
+        if record is None:
+            return not_found(f"{what} has no hand {number}.", viewer)
+        count = match_folder.hand_count()
+        summary = match_folder.summary() or {}
+        try:
+            steps = replay.steps(record, summary, row["seating"], sight)
+        except replay.NoReplay as exc:
+            return not_found(f"{what}'s hand {number} cannot be replayed: {exc}", viewer)
+        return HTMLResponse(pages.replayer(row, number, count, steps, now(), sight, viewer))
 
     def version_file(request: Request) -> Response:
+        viewer = viewer_of(request)
         version_id = request.path_params["version_id"]
         with reading(data) as store:
             row = store.version(version_id)
-        return text_file(row and row["smoke_logs"], request.path_params["name"],
-                         f"Version {version_id}'s smoke test")
+        what = f"Version {version_id}'s smoke test"
+        if row is None or not visibility.sees_team(viewer, row["name"]):
+            return not_found(f"{what} has no log file {request.path_params['name']}"
+                             " you may read (its team's token shows it).", viewer)
+        return text_file(row["smoke_logs"], request.path_params["name"], what, viewer)
+
+    def team(request: Request) -> Response:
+        name = request.path_params["name"]
+        viewer = viewer_of(request)
+        if viewer is None:
+            return HTMLResponse(pages.login(name, now()), status_code=401)
+        if not visibility.sees_team(viewer, name):
+            return HTMLResponse(pages.forbidden(
+                f"This is team {name}'s page; your token is team {viewer.name}'s.", now(),
+                viewer), status_code=403)
+
+        def transcript(version: dict) -> str | None:
+            path = log_file(data, version["smoke_logs"], version["transcript"] or "")
+            return (None if path is None
+                    else folder_.tail(path, pages.TRANSCRIPT_LINES, max_bytes=TAIL_BYTES))
+
+        with reading(data) as store:
+            return HTMLResponse(pages.team(store, name, now(), transcript, viewer))
 
     def api_standings(request: Request) -> Response:
         with reading(data) as store:
@@ -228,7 +331,12 @@ def create_app(data: Path, now: Callable[[], pages.Now], *, uploads=None):
         Route("/bots/{name}", bot),
         Route("/tournaments/{tournament_id:id}", tournament),
         Route("/matches/{match_id:id}", match),
+        Route("/matches/{match_id:id}/hands", match_hands),
+        Route("/matches/{match_id:id}/hands/{number:id}", hand_replay),
         Route("/matches/{match_id:id}/{name}", match_file),
+        Route("/teams/{name}", team),
+        Route("/api/ladder", api_ladder),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/versions/{version_id:id}/{name}", version_file),
         Route("/api/standings", api_standings),
         Route("/api/bots", api_bots),
@@ -256,12 +364,44 @@ def reading(data: Path):
         store.close()
 
 
-def report_body(folder: Path, row: dict, numbers: dict[int, int]) -> Markup | None:
+def _history(data: Path, row: dict, records: list[dict], sight) -> list[str]:
+    """Each hand of ``records`` as ``hands.txt`` has it, as ``sight`` may see it."""
+    summary = folder_.MatchFolder(data / row["log_dir"]).summary() or {}
+    streets, ante = (), 0
+    try:
+        game = games.make_game(summary["game"], len(row["seating"]),
+                               **(summary.get("game_options") or {}))
+        streets, ante = game.structure.streets, game.structure.ante
+    except (KeyError, TypeError, ValueError):
+        pass
+    return sight.history(records, row["seating"], streets, ante)
+
+
+class _Seen:
+    """A tournament's results store as ``sight`` may read its failed matches: each error
+    paragraph as :meth:`.visibility.Sight.error` gives it (the report quotes them)."""
+
+    def __init__(self, results, viewer) -> None:
+        self.results = results
+        self.viewer = viewer
+
+    def __getattr__(self, name):
+        return getattr(self.results, name)
+
+    def matches(self, *statuses: str) -> list[dict]:
+        rows = self.results.matches(*statuses)
+        return [{**r, "error": visibility.sight(self.viewer, r["seating"]).error(
+                    r["error"], r["culprit_seat"])} for r in rows]
+
+
+def report_body(folder: Path, row: dict, numbers: dict[int, int], viewer=None
+                ) -> Markup | None:
     """The content of the tournament's ``report.html``, made from its own store, each failed
-    match linked to its page here (``numbers``: its id there -> its id here)."""
+    match linked to its page here (``numbers``: its id there -> its id here), its error
+    paragraphs as ``viewer`` may read them."""
     if not results_store.exists(folder):
         return None
-    results = results_store.open_store(folder)
+    results = _Seen(results_store.open_store(folder), viewer)
     try:
         document = row["standings"] if row["status"] == "done" else None
         document = document or standings_.document(results)
@@ -272,4 +412,4 @@ def report_body(folder: Path, row: dict, numbers: dict[int, int]) -> Markup | No
 
         return report.body(results, document, link)
     finally:
-        results.close()
+        results.results.close()

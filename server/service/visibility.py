@@ -1,0 +1,137 @@
+"""What each viewer may see of a match: the one place that decides it.
+
+Three kinds of viewer (:func:`sight`): the public (no token), a team (its token: a
+:class:`~.teams.Team`), and the organiser (a team with the organiser flag). While the
+competition runs:
+
+* the public sees the standings, the cross-tables, each match's result (``summary.json``
+  without what the server sent a culprit and its reply) and the hands with only the cards
+  shown at a showdown (the protocol shows a player's cards only when it wins a
+  share of a contested pot: the hand record's ``showdown``, ``-`` for every other seat);
+* a team sees that, and of a match it sat in its own seat's transcript (``seatN.in``) and
+  stderr, its own hole cards, and the whole error paragraph of a match its bot broke;
+* the organiser sees everything.
+
+Nobody but the organiser is ever given another seat's transcript, stderr or hole cards that
+were not shown, or another bot's error paragraph past its first line (a fault paragraph
+quotes the culprit's messages, its hole cards among them, and the end of its stderr).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from pokerbots.server.logs import folder as folder_
+from pokerbots.server.match.history import HandHistory
+from pokerbots.server.seats.runner import _PUBLIC as PUBLIC_KEYS
+
+#: How a hidden hand looks in a hand record as served (the protocol's "no cards").
+HIDDEN = "-"
+#: How it reads in the hand history.
+HIDDEN_TEXT = "(hidden)"
+
+#: What a failed match's error in ``summary.json`` tells only the culprit's team: the
+#: messages the server sent it (its cards) and its reply.
+PRIVATE_ERROR = ("sent", "received", "received_length", "legal", "hint")
+
+#: What a served file is: the file itself, made from the hand records for the viewer, none.
+WHOLE, FILTERED, NONE = "whole", "filtered", "none"
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What one viewer may see of one match: ``everything`` (the organiser), else the hole
+    cards, transcripts and stderr of ``seats`` only (a team's own seats; none for the
+    public)."""
+
+    everything: bool
+    seats: frozenset[int]
+
+    def file(self, name: str) -> str:
+        """How the match file ``name`` may be served: :data:`WHOLE`, :data:`FILTERED` (the
+        hand records and their history, rebuilt with :meth:`hand`) or :data:`NONE`."""
+        if self.everything:
+            return WHOLE
+        if name in (folder_.HANDS, folder_.HISTORY, folder_.SUMMARY):
+            return FILTERED
+        if name == folder_.TIMING:
+            return WHOLE
+        return WHOLE if any(name in (folder_.transcript_name(s), folder_.stderr_name(s))
+                            for s in self.seats) else NONE
+
+    def sees_cards(self, seat: int) -> bool:
+        """Whether seat ``seat``'s hole cards are the viewer's to see from the deal on."""
+        return self.everything or seat in self.seats
+
+    def cards(self, record: dict) -> list[str]:
+        """Each seat's hole cards as the viewer may see them once the hand is over: its own
+        (or all, for the organiser), and those shown at the showdown; :data:`HIDDEN` else."""
+        shown = record.get("showdown") or [HIDDEN] * len(record["cards"])
+        return [cards if self.sees_cards(seat) or shown[seat] != HIDDEN else HIDDEN
+                for seat, cards in enumerate(record["cards"])]
+
+    def hand(self, record: dict) -> dict:
+        """The hand record as the viewer may see it: the organiser's is the record; anyone
+        else's keeps what every player may know once the hand is over (the fields the server
+        gives the bots in its hand feed, and the bankrolls), with :meth:`cards`."""
+        if self.everything:
+            return record
+        found = {key: record[key] for key in PUBLIC_KEYS if key in record}
+        found["cards"] = self.cards(record)
+        if "bankrolls" in record:
+            found["bankrolls"] = record["bankrolls"]
+        return found
+
+    def error(self, text: str | None, culprit_seat: int | None) -> str | None:
+        """A match's error paragraph as the viewer may read it: whole for the organiser and
+        for the culprit's own team, else its first line (who broke which rule)."""
+        if not text or self.everything or (culprit_seat is not None
+                                           and culprit_seat in self.seats):
+            return text
+        return text.split("\n", 1)[0]
+
+    def summary(self, summary: dict) -> dict:
+        """``summary.json`` for the viewer: a failed match's error keeps what the server
+        sent the culprit and what it replied (its hole cards among them) for the organiser
+        and the culprit's team only."""
+        error = summary.get("error")
+        if self.everything or not isinstance(error, dict) or error.get("seat") in self.seats:
+            return summary
+        return {**summary, "error": {key: value for key, value in error.items()
+                                     if key not in PRIVATE_ERROR}}
+
+    def jsonl(self, records: list[dict]) -> str:
+        """``hands.jsonl`` for the viewer."""
+        return "".join(json.dumps(self.hand(r), separators=(",", ":")) + "\n"
+                       for r in records)
+
+    def history(self, records: list[dict], labels: list[str], streets=(), ante: int = 0
+                ) -> list[str]:
+        """Each hand of ``hands.txt`` for the viewer (the one renderer, on :meth:`hand`)."""
+        history = HandHistory(labels, streets, ante)
+        return [history.render(self._readable(r)) for r in records]
+
+    def _readable(self, record: dict) -> dict:
+        found = self.hand(record)
+        return {**found, "cards": [HIDDEN_TEXT if c == HIDDEN else c for c in found["cards"]]}
+
+
+PUBLIC = Sight(False, frozenset())
+EVERYTHING = Sight(True, frozenset())
+
+
+def sight(viewer, seating: list[str]) -> Sight:
+    """What ``viewer`` (a :class:`~.teams.Team` or None) may see of a match seated
+    ``seating`` (one bot name per seat): a team's bot is the bot of its name."""
+    if viewer is None:
+        return PUBLIC
+    if viewer.organiser:
+        return EVERYTHING
+    return Sight(False, frozenset(s for s, name in enumerate(seating) if name == viewer.name))
+
+
+def sees_team(viewer, name: str) -> bool:
+    """Whether ``viewer`` may see team ``name``'s own things (its page, its versions' smoke
+    logs and transcripts): the team itself and the organiser."""
+    return viewer is not None and (viewer.organiser or viewer.name == name)
