@@ -144,8 +144,8 @@ def test_a_kuhn_only_bot_in_holdem_ranks_below_every_honest_bot_and_loses_the_ru
     from pokerbots.server.service import chart
     from pokerbots.server.tournament import view
 
-    site = str(chart.render("standings.html", view=view.of(document), versions={}))
-    assert ">units</th>" in site and "out: dropped after 3 faults (--max-faults 3)" in site
+    site = str(chart.render("standings_table.html", view=view.of(document), versions={}))
+    assert ">units</th>" in site and "out</b>: dropped after 3 faults (--max-faults 3)" in site
 
 
 @pytest.mark.slow  # a real tournament of 5 bots; CI runs it (-m slow)

@@ -405,15 +405,20 @@ def test_the_live_table_shows_units_and_the_adjusted_figures_beside_the_raw_one(
 
 
 def test_the_site_shows_the_luck_adjusted_figure_beside_the_raw_one():
+    """The site renders the report's own standings partial (one table for both), with each
+    bot's version and a link to its page."""
     from pokerbots.server.service import chart
 
     rows = [row(d, 0, d, ["alpha", "beta"], [x, -x], luck=[luck, -luck])
             for d, (x, luck) in enumerate([(30, -5), (50, -10), (20, -8), (40, -12)])]
     lines = standings.table(rows, ["alpha", "beta"], standings.Rules(100, False, 1))
-    site = str(chart.render("standings.html", view=view.of({"bots": lines}), versions={}))
-    assert ">luck-adjusted ± 95%</th>" in site and ">units</th>" in site
-    assert "<td>-0.0875 ± 0.0475</td>" in site and '<td class="num pos">+0.350</td>' in site
-    older = str(chart.render("standings.html", view=view.of({"bots": [
-        {k: v for k, v in line.items() if not k.startswith("luck")} for line in lines]}),
-        versions={}))
+    site = str(chart.render("standings_table.html", view=view.of({"bots": lines}),
+                            versions={"alpha": "1.2"}, bot_href="/bots/"))
+    assert ">luck-adjusted per hand ± 95%</th>" in site and ">units</th>" in site
+    assert '<td class="fig neg">-0.0875<small>± 0.0475</small></td>' in site
+    assert '<td class="fig pos">+0.350<small>± 0.205</small></td>' in site
+    assert '<a href="/bots/alpha">alpha</a></td><td class="name">1.2</td>' in site
+    older = str(chart.render("standings_table.html", view=view.of({"bots": [
+        {k: v for k, v in line.items() if not k.startswith("luck")} for line in lines]})))
     assert "luck-adjusted" not in older  # a document without the figure: no column
+    assert ">version</th>" not in older and "<a href" not in older  # the report's form

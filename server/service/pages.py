@@ -100,7 +100,7 @@ def home(store, now: Now, ladder: dict | None = None, viewer=None) -> str:
 
 
 def _standings(tournament: dict) -> dict:
-    """A tournament's standings view and each bot's version, for ``standings.html``."""
+    """A tournament's standings view and each bot's version, for ``standings_table.html``."""
     return {"view": view_.of(tournament["standings"]),
             "versions": {b["name"]: b["version"] for b in tournament["bots"]}}
 
