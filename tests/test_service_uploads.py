@@ -236,7 +236,10 @@ def test_team_add_list_and_revoke(site, tmp_path):
     assert status == 201 and site.present("gamma") == 1, answer
     result = pokerbots("team", "revoke", "gamma", "--data", data)
     assert result.returncode == 0, result.stderr
-    assert site.present("gamma") == 0  # its bot plays no more
+    assert site.present("gamma") == 0  # its bot plays no more, and the site says why
+    listed = site.request("GET", "/api/bots")[2]
+    gamma = next(bot for bot in listed if bot["name"] == "gamma")
+    assert gamma["status"] == "rejected" and "token was revoked" in gamma["reason"]
     assert "revoked" in pokerbots("team", "list", "--data", data).stdout.splitlines()[-1]
     status, headers, _ = site.request("POST", "/api/submissions", zipped(BOT), token=token)
     assert status == 401 and headers["www-authenticate"].startswith("Bearer")

@@ -41,8 +41,11 @@ class Now:
 def describe(bot: dict) -> tuple[str, str | None, str | None]:
     """A bot's ``(status, reason, admitted version label)``: its status is its current
     version's (``testing``, ``admitted``, ``quarantined``, ``rejected``); a bot whose folder
-    went away is ``rejected`` and plays no more."""
+    went away (or whose team was revoked) is ``rejected``
+    and plays no more."""
     if not bot["present"]:
+        if bot.get("team_revoked") is not None:
+            return "rejected", "its team's token was revoked (pokerbots team revoke)", None
         return "rejected", "its folder is no longer in the submissions folder", None
     version = bot["version"]
     admitted = bot["admitted"]["label"] if bot["admitted"] else None

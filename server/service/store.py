@@ -94,8 +94,9 @@ class Store(Database):
 
     def bots(self) -> list[dict]:
         """Every bot, by name, with its current (``version``) and admitted (``admitted``)
-        version rows."""
-        found = self._all("SELECT * FROM bots ORDER BY name")
+        version rows, and ``team_revoked``: when its team's token was revoked (else None)."""
+        found = self._all("SELECT bots.*, teams.revoked AS team_revoked FROM bots"
+                          " LEFT JOIN teams ON teams.name = bots.name ORDER BY bots.name")
         versions = {v["id"]: v for v in self._all("SELECT * FROM versions")}
         for bot in found:
             bot["version"] = versions.get(bot["version_id"])
