@@ -9,9 +9,10 @@ pipes and sends them the very bytes `pokerbots run` sends, write for write, read
 replies each write is owed and nothing else (no checks, no clock, no logs). The writes are
 recorded beforehand with the real referee (seed 1, the same hands, each seat answering as the
 always-call bots do), for each mode: as each comes (no pinning; the server sends a hand's
-first messages to every seat at once) and pinned to CPU K with taskset (the server's ``--cpu
-K``: each seat's messages wait for its next turn). The bots are the always-call C bots of
-``../shared/perf`` (or of this folder where that is missing).
+first messages to every seat at once; ours runs with ``--cpu none``, what ``--cpu auto`` does
+for a match alone on the machine, whatever other matches run) and pinned to CPU K with taskset
+(the server's ``--cpu K``: each seat's messages wait for its next turn). The bots are the
+always-call C bots of ``../shared/perf`` (or of this folder where that is missing).
 
 Each line: hands per second of ours (the whole ``pokerbots run`` command, as
 ``../shared/perf/vs_acpc.sh`` times it), of the floor, of the ACPC dealer (when
@@ -204,7 +205,7 @@ def main() -> None:
                 record_script(game, options, hands, pinned, script)
                 exe = str(bots[bot])
                 ours = [*ours_cmd, "run", exe, exe, exe, "--hands", str(hands), "--seed", "1",
-                        *flags, *(["--cpu", str(args.cpu)] if pinned else [])]
+                        *flags, "--cpu", str(args.cpu) if pinned else "none"]
                 rates: dict[str, list[float]] = {"ours": [], "floor": [], "acpc": []}
                 for rep in range(args.reps):
                     if use_acpc:
