@@ -11,7 +11,9 @@ recorded beforehand with the real referee (seed 1, the same hands, each seat ans
 always-call bots do), for each mode: as each comes (no pinning; the server sends a hand's
 first messages to every seat at once; ours runs with ``--cpu none``, what ``--cpu auto`` does
 for a match alone on the machine, whatever other matches run) and pinned to CPU K with taskset
-(the server's ``--cpu K``: each seat's messages wait for its next turn). The bots are the
+(the server's ``--cpu K``: each seat's messages wait for its next turn). As each comes the
+floor never sleeps (``-s``: it yields the CPU until a reply is there, as ours does on several
+CPUs, where a wake-up across CPUs is dear); pinned it blocks in read. The bots are the
 always-call C bots of ``../shared/perf`` (or of this folder where that is missing).
 
 Each line: hands per second of ours (the whole ``pokerbots run`` command, as
@@ -199,6 +201,8 @@ def main() -> None:
         for mode in args.modes.split(","):
             pinned = mode == "pinned"
             pin = ["taskset", "-c", str(args.cpu)] if pinned else []
+            # On several CPUs the floor spins as ours does (a wake-up across CPUs is dear).
+            dealer = [str(floor)] if pinned else [str(floor), "-s"]
             for label, (game, options, flags, bot, game_file) in GAMES.items():
                 hands = args.kuhn_hands if game == "kuhn" else args.holdem_hands
                 script = tmp / f"{label}-{mode}.script"
@@ -210,7 +214,7 @@ def main() -> None:
                 for rep in range(args.reps):
                     if use_acpc:
                         rates["acpc"].append(hands / acpc(binaries, game_file, hands, pin, tmp))
-                    rates["floor"].append(hands / timed([*pin, str(floor), str(script), exe])[0])
+                    rates["floor"].append(hands / timed([*pin, *dealer, str(script), exe])[0])
                     logs = tmp / f"logs-{label}-{mode}-{rep}"
                     rates["ours"].append(hands / timed([*ours, "--logs", str(logs)],
                                                        stdin=subprocess.DEVNULL)[0])
@@ -226,7 +230,7 @@ def main() -> None:
                     start = counts([*one, "--logs", str(tmp / "c2")])
                     shutil.rmtree(tmp / "c1", ignore_errors=True)
                     shutil.rmtree(tmp / "c2", ignore_errors=True)
-                    base = counts([*pin, str(floor), str(script), exe])
+                    base = counts([*pin, *dealer, str(script), exe])
                     rows.append((label, mode, {k: (whole[k] - start[k]) / (hands - 1)
                                                for k in whole},
                                  {k: base[k] / hands for k in base}))

@@ -1,10 +1,12 @@
-/* floor_dealer SCRIPT BOT [BOT...]: the least a dealer can do to play a recorded round.
+/* floor_dealer [-s] SCRIPT BOT [BOT...]: the least a dealer can do to play a recorded round.
  *
  * benchmarks/floor.py records, with the real referee, every write `pokerbots run` makes to
  * each seat and how many reply lines each write is owed; this program starts the bots on
  * pipes, as the server does, and replays the round: each step's writes (one write a seat),
  * then a blocking read of every reply owed, in seat order. No checks, no logs, no clock: the
- * same bytes to the same bots, and the floor under any dealer of this protocol.
+ * same bytes to the same bots, and the floor under any dealer of this protocol. With -s it
+ * never sleeps: it reads without blocking and yields the CPU (sched_yield) until the reply is
+ * there, as `pokerbots run` does on several CPUs, where a wake-up across CPUs is dear.
  *
  * SCRIPT: int32 players, then steps: int32 k (0 ends), then k times int32 seat, int32 replies,
  * int32 length and the bytes. Prints "cpu_us nvcsw nivcsw" of its own on stdout at the end.
@@ -14,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,6 +42,7 @@ static void write_all(int fd, const char *data, size_t len) {
     }
 }
 
+static int spin;
 static char buf[MAXP][1 << 16];
 static size_t have[MAXP];
 
@@ -52,13 +58,22 @@ static void read_lines(int fd, int s, int lines) {
             continue;
         }
         ssize_t r = read(fd, buf[s] + have[s], sizeof buf[s] - have[s]);
+        if (r < 0 && spin && errno == EAGAIN) {
+            sched_yield();
+            continue;
+        }
         if (r <= 0) { fprintf(stderr, "floor_dealer: seat %d closed its output\n", s); exit(1); }
         have[s] += (size_t)r;
     }
 }
 
 int main(int argc, char **argv) {
-    if (argc < 3) { fprintf(stderr, "usage: floor_dealer SCRIPT BOT...\n"); return 2; }
+    if (argc > 1 && !strcmp(argv[1], "-s")) {
+        spin = 1;
+        argv++;
+        argc--;
+    }
+    if (argc < 3) { fprintf(stderr, "usage: floor_dealer [-s] SCRIPT BOT...\n"); return 2; }
     FILE *f = fopen(argv[1], "rb");
     if (!f) { perror(argv[1]); return 1; }
     fseek(f, 0, SEEK_END);
@@ -88,6 +103,7 @@ int main(int argc, char **argv) {
         close(out[1]);
         to_bot[s] = in[1];
         from_bot[s] = out[0];
+        if (spin) fcntl(out[0], F_SETFL, O_NONBLOCK);
         pids[s] = pid;
     }
     int seats[MAXP], owed[MAXP];
