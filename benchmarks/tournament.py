@@ -2,7 +2,7 @@
 """A whole tournament with --jobs 1, then --jobs 2 (and optionally a local Dask cluster).
 
     python benchmarks/tournament.py [--bots M] [--players K] [--hands N] [--rounds R]
-                                    [--game G] [--dask]
+                                    [--game G] [--dask] [--c-bots]
 
 Plays the same duplicate tournament (M bundled Python bots: check/call and seeded random bots,
 every table of K, R deal sets, N hands a match) through the real ``pokerbots tournament``
@@ -10,7 +10,14 @@ command, once per setting, and prints the wall time, matches and hands per secon
 speed-up over --jobs 1. Issue 13's target: on 2 CPUs, --jobs 2 at least 1.7 times faster.
 With --dask it also starts a Dask scheduler and two single-thread workers on 127.0.0.1 and
 plays the tournament there (the measured cluster speed-up of docs/tournaments.md).
-The standings of every run must be identical: the script checks it.
+The standings of every run must be identical: the script checks it. With --c-bots the field is
+M always-call C bots (``kuhn_call_bot.c`` or ``holdem_call_bot.c``, built with cc), issue 25's
+workload: ``--c-bots --bots 4 --hands 2000`` (24 matches of about 0.6 s).
+
+Besides the wall time it prints the CPU time per match of everything the tournament ran (the
+director, its workers, the bots: user + system of the command's process tree), a figure load
+hardly distorts; and, from a second run of the same plan with 1 hand a match, what a match
+costs besides its hands (starting and confining the bots, the store, the logs, the director).
 
 The machine may be shared: each setting is played --repeat times, alternating, and the best
 time counts; the "others" column is the share of both CPUs that other processes used during
@@ -32,7 +39,17 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def c_field(m: int, game: str, out: Path) -> list[str]:
+    """``m`` always-call C bots (one program, built here)."""
+    source = HERE / ("kuhn_call_bot.c" if game == "kuhn" else "holdem_call_bot.c")
+    exe = out / source.stem
+    if not exe.exists():
+        subprocess.run(["cc", "-O2", "-o", str(exe), str(source)], check=True)
+    return [f"call{i}={exe}" for i in range(m)]
 
 
 def field(m: int) -> list[str]:
@@ -49,11 +66,13 @@ def busy_ticks() -> tuple[int, int]:
     return sum(fields) - idle, sum(fields)
 
 
-def tournament(args, out: Path, extra: list[str]) -> tuple[float, float]:
-    """Wall seconds, and the share of the machine's CPU time that others used meanwhile."""
-    command = [sys.executable, "-m", "pokerbots.server.cli.main", "tournament", *field(args.bots),
-               "--players", str(args.players), "--hands", str(args.hands), "--rounds",
-               str(args.rounds), "--duplicate", "--seed", "1", "--game", args.game,
+def tournament(args, out: Path, extra: list[str], hands: int | None = None,
+               rounds: int | None = None) -> tuple[float, float, float]:
+    """Wall seconds, the share of the machine's CPU time that others used meanwhile, and the
+    CPU seconds of the tournament's whole process tree."""
+    command = [sys.executable, "-m", "pokerbots.server.cli.main", "tournament", *args.field,
+               "--players", str(args.players), "--hands", str(hands or args.hands), "--rounds",
+               str(rounds or args.rounds), "--duplicate", "--seed", "1", "--game", args.game,
                "--out", str(out), *extra]
     ticks = os.sysconf("SC_CLK_TCK")
     own0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -65,9 +84,9 @@ def tournament(args, out: Path, extra: list[str]) -> tuple[float, float]:
     own1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode != 0:
         raise SystemExit(f"the tournament failed ({result.returncode}):\n{result.stderr}")
-    own = (own1.ru_utime - own0.ru_utime + own1.ru_stime - own0.ru_stime) * ticks
-    others = max(0.0, (busy1 - busy0 - own) / max(total1 - total0, 1))
-    return seconds, others
+    cpu = own1.ru_utime - own0.ru_utime + own1.ru_stime - own0.ru_stime
+    others = max(0.0, (busy1 - busy0 - cpu * ticks) / max(total1 - total0, 1))
+    return seconds, others, cpu
 
 
 def start_cluster(log) -> tuple[str, list[subprocess.Popen]]:
@@ -98,6 +117,7 @@ def main() -> None:
     parser.add_argument("--game", default="kuhn")
     parser.add_argument("--dask", action="store_true", help="also on a local Dask cluster")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each setting (best)")
+    parser.add_argument("--c-bots", action="store_true", help="always-call C bots")
     args = parser.parse_args()
     seatings = math.factorial(args.players) if args.players <= 3 else args.players
     matches = math.comb(args.bots, args.players) * args.rounds * seatings
@@ -109,13 +129,14 @@ def main() -> None:
     documents = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        args.field = c_field(args.bots, args.game, tmp) if args.c_bots else field(args.bots)
         settings = [("--jobs 1", ["--jobs", "1"]), ("--jobs 2", ["--jobs", "2"])]
         cluster = []
         if args.dask:
             log = open(tmp / "dask.log", "w")
             address, cluster = start_cluster(log)
             settings.append(("Dask, 2 workers", ["--scheduler", address]))
-        best: dict[str, tuple[float, float]] = {}
+        best: dict[str, tuple[float, float, float]] = {}
         try:
             for attempt in range(args.repeat):
                 for name, extra in settings:
@@ -125,17 +146,24 @@ def main() -> None:
                         best[name] = measured
                     documents.append(json.loads((out / "standings.json").read_text()))
             rows = [(name, *best[name]) for name, _ in settings]
+            bare = [tournament(args, tmp / f"one-hand-{r}", ["--jobs", "1"], hands=1,
+                               rounds=r * args.rounds) for r in (1, 2)]
         finally:
             for process in cluster:
                 process.terminate()
                 process.wait(20)
     print(f"best of {args.repeat} runs each")
     print(f"{'setting':18} {'seconds':>8} {'matches/s':>10} {'hands/s':>9} {'speed-up':>9}"
-          f" {'others':>7}")
+          f" {'others':>7} {'CPU s/match':>12}")
     base = rows[0][1]
-    for name, seconds, others in rows:
+    for name, seconds, others, cpu in rows:
         print(f"{name:18} {seconds:8.1f} {matches / seconds:10.2f} {hands / seconds:9,.0f}"
-              f" {base / seconds:8.2f}x {others:6.0%}")
+              f" {base / seconds:8.2f}x {others:6.0%} {cpu / matches:12.3f}")
+    # Twice the matches of 1 hand: the difference is what a match costs besides its hands.
+    per_match = (bare[1][2] - bare[0][2]) / matches
+    print(f"1 hand a match, --jobs 1: {per_match * 1000:.0f} ms of CPU a match besides its hands"
+          f" ({(bare[1][0] - bare[0][0]) / matches * 1000:.0f} ms of wall time); the rest,"
+          f" paid once: {bare[0][2] - per_match * matches:.2f} CPU s")
     same = all(d == documents[0] for d in documents)
     print("standings identical in every setting:", "yes" if same else "NO")
     if not same:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import trio
 
 from pokerbots.protocol.wire import Kind
+from pokerbots.server.confine import reaper
 
 _TICK = os.sysconf("SC_CLK_TCK")
 #: The beginnings of the reasons a time limit gives (see clock.py).
@@ -47,18 +48,8 @@ def tree(pid: int) -> list[int]:
     found = [pid]
     i = 0
     while i < len(found):
-        p = found[i]
+        found.extend(reaper.children(found[i]))
         i += 1
-        try:
-            tids = os.listdir(f"/proc/{p}/task")
-        except OSError:
-            continue
-        for tid in tids:
-            try:
-                with open(f"/proc/{p}/task/{tid}/children", "rb") as f:
-                    found.extend(int(c) for c in f.read().split())
-            except (OSError, ValueError):
-                continue
     return found
 
 

@@ -48,7 +48,13 @@ class SandboxUnavailable(RuntimeError):
 
 
 def bwrap_path() -> str | None:
-    return shutil.which("bwrap")
+    return _which("bwrap", os.environ.get("PATH"))
+
+
+@functools.lru_cache(maxsize=8)
+def _which(program: str, path: str | None) -> str | None:
+    """``shutil.which``, looked up once per PATH (every bot of every match asks)."""
+    return shutil.which(program, path=path)
 
 
 def check() -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import select
 import signal
 import subprocess
 from pathlib import Path
@@ -86,6 +87,9 @@ class BotProcess:
         # FileIO.read returns None where os.read raises BlockingIOError, and in compiled code
         # a raise costs a traceback (a Hold'em hand hit it 3% of the server's time).
         self._reader = io.FileIO(rfd, "r", closefd=False)
+        # Waiting for a reply without the event loop (see ``readable``).
+        self._poller = select.poll()
+        self._poller.register(rfd, select.POLLIN)
         self.buffer = bytearray()
         #: The bot closed its stdout (a read returned end of file).
         self.ended = False
@@ -121,6 +125,23 @@ class BotProcess:
                 raise PipeClosed(writing=True) from None
 
     # -- reading ---------------------------------------------------------------------------
+
+    def readable(self, wait_ms: int) -> bool:
+        """Whether the bot's output has something to read (or has ended) within ``wait_ms``
+        milliseconds: one ``poll`` system call, which sleeps until the bot writes."""
+        return bool(self._poller.poll(wait_ms))
+
+    def buffered_line(self) -> bytes | None:
+        """The next line if a read already brought it (no system call), else None."""
+        buffer = self.buffer
+        if not buffer:
+            return None
+        end = buffer.find(b"\n")
+        if end < 0 or end > MAX_LINE:
+            return None
+        line = bytes(buffer[:end])
+        del buffer[: end + 1]
+        return line
 
     def line_nowait(self) -> bytes | None:
         """The next line (without its newline) if it is already here, else None. Never blocks;

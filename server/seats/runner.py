@@ -45,9 +45,18 @@ from pokerbots.server.seats.process import (
     TimedOut,
 )
 
+#: How long :meth:`ProcessTable.poll` waits for a reply by itself, in milliseconds, and how
+#: many pieces of one reply it reads so, before it leaves the waiting to trio.
+_WAIT_MS: Final = 10
+_LOOKS: Final = 4
+#: Seconds between two turns of trio's loop while the bots answer quickly (see poll).
+_TURN: Final = 0.01
+#: How many times poll looks again for a reply, yielding the CPU before each look, before it
+#: sleeps in poll(). Sleeping at once (one system call fewer when the bot is slow) measured
+#: worse on a quiet 2-CPU VM: as each comes 20,000 Kuhn hands took 1.7 times as long (a
+#: wake-up across CPUs each reply), and pinned a Kuhn hand made 12 system calls, not 9.
+_SPINS: Final = 64
 _yield = os.sched_yield
-#: How many times :meth:`ProcessTable.poll` yields and looks again before trio waits.
-_TRIES: Final = 64
 
 
 @dataclass
@@ -106,6 +115,7 @@ class ProcessTable:
         self._limit = limits.startup  # until init_round is answered; then the reply limit
         self._t0 = [0.0] * n  # when each seat's awaited reply became due
         self._mark = 0.0  # the end of the last stretch of waiting charged to a seat
+        self._turn = 0.0  # when trio next gets a turn (see poll)
 
     def post(self, exchange: Exchange) -> None:
         self._kind = exchange.kind
@@ -145,23 +155,39 @@ class ProcessTable:
         if self._rest[seat]:
             return None
         bot = self.bots[seat]
+        line = bot.buffered_line()
+        if line is not None:
+            return self._got(seat, line)
+        if self._mark >= self._turn:
+            # Every _TURN seconds the wait goes through trio even when the bot is quick, so
+            # that Ctrl-C, the stderr drains and the CPU watch get their turn.
+            self._turn = self._mark + _TURN
+            return None
         try:
+            # Read, and give the CPU away before each new look, up to _SPINS times. On one
+            # CPU the reply is usually there at the first look (the bot ran as the write woke
+            # it) or after one yield; on several, a bot woken on another CPU answers within
+            # tens of microseconds, and sleeping until then costs a wake-up across CPUs, slow
+            # on virtual machines.
             line = bot.line_nowait()
             tries = 0
-            while line is None:
-                # Give the CPU to the bots and look again, up to _TRIES times (about 80 us
-                # in all), before trio's far dearer wait. On the one CPU the match runs on,
-                # the bot answers long before the scheduler comes back here. On several, a
-                # bot woken on another CPU can take tens of microseconds to answer, and
-                # sleeping until then costs two wake-ups across CPUs; on a 2-CPU VM, 4 tries
-                # made 5,000 Hold'em hands take 2.3 s, 32 to 1024 tries 1.4-1.6 s.
-                if tries == _TRIES:
-                    return None
+            while line is None and not bot.ended and tries < _SPINS:
                 tries += 1
                 _yield()
                 line = bot.line_nowait()
+            looks = 0
+            while line is None and not bot.ended and looks < _LOOKS:
+                # Sleep in poll() until the bot writes, for at most _WAIT_MS: on one CPU the
+                # bot runs at once. Beyond that the reply is late enough for trio's wait
+                # (the stderr drains, the CPU watch and Ctrl-C run there).
+                looks += 1
+                if not bot.readable(_WAIT_MS):
+                    return None
+                line = bot.line_nowait()
         except LineTooLong as long:
             raise _too_long(seat, long) from None
+        if line is None:
+            return None
         return self._got(seat, line)
 
     def _awaited(self, seat: int) -> Kind:
@@ -172,6 +198,7 @@ class ProcessTable:
     async def reply(self, seat: int) -> bytes:
         """The slow path: finish the write and wait for the reply, within the seat's limit
         (from the moment the reply became due) and what is left of its bank."""
+        await trio.lowlevel.checkpoint()  # Ctrl-C may have come (see poll)
         bot = self.bots[seat]
         clock = self.clocks[seat]
         limit = clock.reply_limit or self._limit

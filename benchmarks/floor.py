@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""How close is `pokerbots run` to the limit? Ours over the floor beside ours over ACPC.
+
+    python benchmarks/floor.py [--reps R] [--kuhn-hands N] [--holdem-hands N] [--cpu K]
+                               [--no-acpc] [--counts] [-- POKERBOTS COMMAND...]
+
+The floor is ``floor_dealer.c`` (built here with cc): a dealer that starts the same bots on
+pipes and sends them the very bytes `pokerbots run` sends, write for write, reading the
+replies each write is owed and nothing else (no checks, no clock, no logs). The writes are
+recorded beforehand with the real referee (seed 1, the same hands, each seat answering as the
+always-call bots do), for each mode: as each comes (no pinning; the server sends a hand's
+first messages to every seat at once; ours runs with ``--cpu none``, what ``--cpu auto`` does
+for a match alone on the machine, whatever other matches run) and pinned to CPU K with taskset
+(the server's ``--cpu K``: each seat's messages wait for its next turn). As each comes the
+floor never sleeps (``-s``: it yields the CPU until a reply is there, as ours does on several
+CPUs, where a wake-up across CPUs is dear); pinned it blocks in read. The bots are the
+always-call C bots of ``../shared/perf`` (or of this folder where that is missing).
+
+Each line: hands per second of ours (the whole ``pokerbots run`` command, as
+``../shared/perf/vs_acpc.sh`` times it), of the floor, of the ACPC dealer (when
+``../shared/perf`` is there), and ours ÷ floor, ours ÷ ACPC; medians of --reps runs, the
+three interleaved so that load hits them alike.
+
+--counts adds what load hardly distorts, per hand, for ours and the floor: the dealer
+process's CPU (user + system), system calls and context switches, counted by ``perf stat
+--no-inherit`` (the dealer alone, not its bots); ours less a 1-hand match (start-up and
+teardown), the floor whole.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pokerbots.protocol.client import Client
+from pokerbots.server.games import make_game
+from pokerbots.server.match.driver import LocalTable, drive
+from pokerbots.server.match.referee import Referee
+
+HERE = Path(__file__).resolve().parent
+#: ../shared/perf beside the project (or beside the folder of worktrees that holds it).
+PERF = next((p for p in (HERE.parent.parent / "shared" / "perf",
+                         HERE.parent.parent.parent / "shared" / "perf") if p.exists()),
+            HERE.parent.parent / "shared" / "perf")
+
+GAMES = {
+    "kuhn": ("kuhn", {}, [], "kuhn_call_bot", "kuhn.limit.3p.game"),
+    "holdem-nl": ("holdem-nl", {"stack": 20000, "small_blind": 50, "big_blind": 100},
+                  ["--game", "holdem-nl", "--blinds", "50/100", "--stack", "20000"],
+                  "holdem_call_bot", "holdem.nolimit.3p.game"),
+}
+
+
+class _Recorder:
+    """A local table that also records each step's writes: (seat, bytes, replies owed)."""
+
+    def __init__(self, seats, steps: list) -> None:
+        self.table = LocalTable(seats)
+        self.poll, self.answered = self.table.poll, self.table.answered
+        self.steps = steps
+
+    async def reply(self, seat: int) -> bytes:
+        return await self.table.reply(seat)
+
+    def post(self, exchange) -> None:
+        self.table.post(exchange)
+        seat, kinds = exchange.seat, exchange.kinds
+        seats = range(len(exchange.messages)) if seat is None else (seat,)
+        step = []
+        for s, message in zip(seats, exchange.messages):
+            if kinds is None:
+                step.append((s, message, 1))
+            else:
+                step.append((s, b"".join(message), len(kinds[s])))
+        self.steps.append(step)
+
+
+def record_script(game_name: str, options: dict, hands: int, defer: bool, path: Path) -> int:
+    """Write the floor's script of a 3-player round; return the bytes it sends."""
+    game = make_game(game_name, 3, **options)
+    referee = Referee(game, random.Random(1), hands=hands, defer=defer)
+    seats = [Client(lambda state: state.check_or_call(), game=game.name) for _ in range(3)]
+    steps: list = []
+    coroutine = drive(referee, _Recorder(seats, steps))
+    try:
+        coroutine.send(None)
+    except StopIteration:
+        pass
+    out = [struct.pack("<i", 3)]
+    sent = 0
+    for step in steps:
+        out.append(struct.pack("<i", len(step)))
+        for seat, data, owed in step:
+            out.append(struct.pack("<iii", seat, owed, len(data)))
+            out.append(data)
+            sent += len(data)
+    out.append(struct.pack("<i", 0))
+    path.write_bytes(b"".join(out))
+    return sent
+
+
+def cc(source: Path, out: Path) -> Path:
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        raise SystemExit("floor.py needs a C compiler (cc)")
+    exe = out / source.stem
+    subprocess.run([compiler, "-O2", "-o", str(exe), str(source)], check=True)
+    return exe
+
+
+def perf_bin() -> Path | None:
+    """The folder of ../shared/perf's programs (built by its build.sh), if it is there."""
+    if not (PERF / "build.sh").exists():
+        return None
+    out = subprocess.run([str(PERF / "build.sh")], capture_output=True, text=True, check=True)
+    return Path(out.stdout.strip())
+
+
+def timed(command: list[str], **kwargs) -> tuple[float, str]:
+    start = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    seconds = time.perf_counter() - start
+    if result.returncode:
+        raise SystemExit(f"{command[0]} failed ({result.returncode}): {result.stderr[-600:]}")
+    return seconds, result.stdout
+
+
+def acpc(binaries: Path, game_file: str, hands: int, pin: list[str], tmp: Path) -> float:
+    """Wall seconds of one ACPC match, from the dealer's start until every player is done."""
+    seed = random.randrange(1_000_000)
+    start = time.perf_counter()
+    dealer = subprocess.Popen([*pin, str(binaries / "dealer"), "m", str(PERF / "acpc" / game_file),
+                               str(hands), str(seed), "p1", "p2", "p3", "-q"], cwd=tmp,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    ports = dealer.stdout.readline().split()
+    players = [subprocess.Popen([*pin, str(binaries / "acpc_call_player"),
+                                 str(PERF / "acpc" / game_file), "127.0.0.1", port],
+                                stderr=subprocess.DEVNULL) for port in ports]
+    dealer.stdout.read()
+    codes = [dealer.wait(), *[p.wait() for p in players]]
+    seconds = time.perf_counter() - start
+    if any(codes) or len(ports) != 3:
+        raise SystemExit(f"the ACPC match failed: {codes}")
+    return seconds
+
+
+def counts(command: list[str]) -> dict:
+    """Task clock (us), system calls and context switches of the command's own process."""
+    result = subprocess.run(["perf", "stat", "--no-inherit", "-x", ",", "-e",
+                             "task-clock,raw_syscalls:sys_enter,context-switches", *command],
+                            capture_output=True, text=True)
+    if result.returncode:
+        raise SystemExit(f"perf stat failed: {result.stderr[-600:]}")
+    values = {}
+    for line in result.stderr.splitlines():
+        fields = line.split(",")
+        if len(fields) > 3 and fields[2] in ("task-clock", "raw_syscalls:sys_enter",
+                                             "context-switches"):
+            values[fields[2]] = float(fields[0])
+    return {"cpu": values["task-clock"] * 1000, "syscalls": values["raw_syscalls:sys_enter"],
+            "switches": values["context-switches"]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--kuhn-hands", type=int, default=20000)
+    parser.add_argument("--holdem-hands", type=int, default=5000)
+    parser.add_argument("--cpu", type=int, default=1, help="the CPU of the pinned mode")
+    parser.add_argument("--no-acpc", action="store_true", help="skip the ACPC dealer")
+    parser.add_argument("--counts", action="store_true",
+                        help="also CPU, system calls and context switches per hand (perf stat)")
+    parser.add_argument("--modes", default="free,pinned", help="free, pinned or both")
+    parser.add_argument("ours", nargs="*", help="the server command (default: pokerbots beside"
+                        " this Python)")
+    args = parser.parse_args()
+    ours_cmd = args.ours or [str(Path(sys.executable).with_name("pokerbots"))]
+    binaries = perf_bin()
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        floor = cc(HERE / "floor_dealer.c", tmp)
+        bots = {}
+        for _, (_, _, _, bot, _) in GAMES.items():
+            have = binaries / bot if binaries is not None else None
+            bots[bot] = have if have is not None and have.exists() else cc(HERE / f"{bot}.c",
+                                                                            tmp)
+        use_acpc = binaries is not None and not args.no_acpc
+        print(f"ours: {' '.join(ours_cmd)}; medians of {args.reps}; {os.cpu_count()} CPUs")
+        print(f"{'game':10} {'mode':14} {'ours h/s':>9} {'floor h/s':>10} {'ACPC h/s':>9}"
+              f" {'ours/floor':>11} {'ours/ACPC':>10}")
+        rows = []
+        for mode in args.modes.split(","):
+            pinned = mode == "pinned"
+            pin = ["taskset", "-c", str(args.cpu)] if pinned else []
+            # On several CPUs the floor spins as ours does (a wake-up across CPUs is dear).
+            dealer = [str(floor)] if pinned else [str(floor), "-s"]
+            for label, (game, options, flags, bot, game_file) in GAMES.items():
+                hands = args.kuhn_hands if game == "kuhn" else args.holdem_hands
+                script = tmp / f"{label}-{mode}.script"
+                record_script(game, options, hands, pinned, script)
+                exe = str(bots[bot])
+                ours = [*ours_cmd, "run", exe, exe, exe, "--hands", str(hands), "--seed", "1",
+                        *flags, "--cpu", str(args.cpu) if pinned else "none"]
+                rates: dict[str, list[float]] = {"ours": [], "floor": [], "acpc": []}
+                for rep in range(args.reps):
+                    if use_acpc:
+                        rates["acpc"].append(hands / acpc(binaries, game_file, hands, pin, tmp))
+                    rates["floor"].append(hands / timed([*pin, *dealer, str(script), exe])[0])
+                    logs = tmp / f"logs-{label}-{mode}-{rep}"
+                    rates["ours"].append(hands / timed([*ours, "--logs", str(logs)],
+                                                       stdin=subprocess.DEVNULL)[0])
+                    shutil.rmtree(logs, ignore_errors=True)
+                med = {k: statistics.median(v) if v else float("nan") for k, v in rates.items()}
+                print(f"{label:10} {mode:14} {med['ours']:9,.0f} {med['floor']:10,.0f}"
+                      f" {med['acpc']:9,.0f} {med['ours'] / med['floor']:11.2f}"
+                      f" {med['ours'] / med['acpc']:10.2f}", flush=True)
+                if args.counts:
+                    one = [*ours[:ours.index("--hands") + 1], "1",
+                           *ours[ours.index("--hands") + 2:]]
+                    whole = counts([*ours, "--logs", str(tmp / "c1")])
+                    start = counts([*one, "--logs", str(tmp / "c2")])
+                    shutil.rmtree(tmp / "c1", ignore_errors=True)
+                    shutil.rmtree(tmp / "c2", ignore_errors=True)
+                    base = counts([*pin, *dealer, str(script), exe])
+                    rows.append((label, mode, {k: (whole[k] - start[k]) / (hands - 1)
+                                               for k in whole},
+                                 {k: base[k] / hands for k in base}))
+        if rows:
+            print("\nper hand, the dealer process alone (perf stat --no-inherit):")
+            print(f"{'game':10} {'mode':8} {'':6} {'CPU us':>7} {'syscalls':>9} {'switches':>9}")
+            for label, mode, ours_row, floor_row in rows:
+                for who, row in (("ours", ours_row), ("floor", floor_row)):
+                    print(f"{label:10} {mode:8} {who:6} {row['cpu']:7.1f} {row['syscalls']:9.1f}"
+                          f" {row['switches']:9.2f}")
+
+
+if __name__ == "__main__":
+    main()
