@@ -310,7 +310,7 @@ class HandFeed:
     def _hand(self, record: dict, previous) -> None:
         if previous is not None:
             previous(record)
-        public = {key: record[key] for key in _PUBLIC if key in record}
+        public = {key: record[key] for key in PUBLIC_HAND_FIELDS if key in record}
         line = (json.dumps(public, separators=(",", ":")) + "\n").encode()
         for write_end in self.ends.values():
             try:
@@ -326,7 +326,7 @@ class HandFeed:
 
 
 #: What a hand record holds that every player may know once the hand is over.
-_PUBLIC = ("hand", "button", "forced", "antes", "actions", "showdown", "board", "pots",
+PUBLIC_HAND_FIELDS = ("hand", "button", "forced", "antes", "actions", "showdown", "board", "pots",
            "deltas", "stacks_start", "stacks_end")
 
 
