@@ -358,7 +358,9 @@ def test_run_stops_quietly_at_the_end_of_input():
     assert not client.done and stdout.getvalue() == b""
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+# 2, 3 and 6 players in the default run; 4 and 5 are slow tests (CI runs them)
+@pytest.mark.parametrize("players", [2, 3, pytest.param(4, marks=pytest.mark.slow),
+                                     pytest.param(5, marks=pytest.mark.slow), 6])
 def test_money_tracking_and_legal_replies_over_many_random_kuhn_hands(players):
     rng = random.Random(players)
     referee = Referee(make_game("kuhn", players), rng, hands=1500)
@@ -478,7 +480,8 @@ holdem = pytest.importorskip("pokerbots.server.games.holdem", reason="the Hold'e
 
 @pytest.mark.parametrize("carry", [False, True], ids=["reset", "carry"])
 @pytest.mark.parametrize("game", ["holdem-nl", "holdem-limit"])
-@pytest.mark.parametrize("players", [2, 3, 6])
+# heads-up and 6 players in the default run; 3 players is a slow test (CI runs it)
+@pytest.mark.parametrize("players", [2, pytest.param(3, marks=pytest.mark.slow), 6])
 def test_holdem_money_tracking_and_legal_replies_with_random_bots(players, game, carry):
     from pokerbots.server.games import make_game
 

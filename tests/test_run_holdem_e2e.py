@@ -60,7 +60,9 @@ def replay(bot: Path, seat_in: Path) -> list[str]:
 # -- complete rounds ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", [2, 3, 6])
+# 3 players of each game in the default run; heads-up and 6 players are slow tests (CI runs them)
+@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 3,
+                                     pytest.param(6, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("game", ["holdem-nl", "holdem-limit"])
 def test_a_holdem_round_with_the_bundled_bots_completes(tmp_path, bots, game, players):
     random_bot, call_bot, holdem_bot = bots
