@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_smoke import HOLDEM_ONLY  # a Hold'em bot that fails the same way at the start of Kuhn
 
 from processes import only_match_dir, pokerbots
 
@@ -158,22 +159,6 @@ def test_a_tournament_of_one_bot_and_the_standings_of_nothing_say_so(tmp_path):
     assert f"{tmp_path / 'nope'} does not exist" in says, says
 
 
-# Written for Hold'em with the client library: it reads its second hole card, which a Kuhn
-# hand does not have, so it fails the same way at the start of every Kuhn match.
-HOLDEM_ONLY = '''
-from pokerbots.protocol.client import Bot, run
-
-
-class HoldemOnly(Bot):
-    def on_hand_start(self, hand, cards, button):
-        self.pair = cards[0][0] == cards[1][0]
-
-    def decide(self, state):
-        return state.check_or_call()
-
-
-run(HoldemOnly())
-'''
 
 
 def test_smoke_gives_up_a_game_the_bot_cannot_start_and_names_the_one_to_try(tmp_path):
