@@ -213,11 +213,17 @@ def test_a_team_never_sees_another_seats_stderr_transcript_or_hidden_cards(serve
         assert CANARY not in text, [p for p, t in pages.items() if CANARY in t]
         replays = [p for p in pages if re.fullmatch(r"/matches/\d+/hands/\d+", p)]
         assert replays
+        sections_checked = 0
         for match_id, hidden in hole_cards_hidden_from(served, name, matches).items():
             served_jsonl = pages.get(f"/matches/{match_id}/hands.jsonl", "")
             served_history = pages.get(f"/matches/{match_id}/hands", "")
             for number, cards in hidden:
-                assert f"holds {cards}" not in served_history
+                # in that hand's own section: the same two cards may be the viewer's own, or
+                # shown, in another hand of the match
+                section = re.search(rf'<section class="hand" id="hand-{number}">(.*?)</section>',
+                                    served_history, re.S)
+                assert section is None or f"holds {cards}" not in section.group(1), number
+                sections_checked += section is not None
                 for line in served_jsonl.splitlines():
                     record = json.loads(line)
                     if record["hand"] == number:
@@ -227,6 +233,7 @@ def test_a_team_never_sees_another_seats_stderr_transcript_or_hidden_cards(serve
                     data = re.search(r'id="replay-data">(.*?)</script>', replay_page, re.S)
                     drawn = json.loads(data.group(1))
                     assert all(cards not in step["cards"] for step in drawn["steps"])
+        assert sections_checked, "no hand with hidden cards was on a history page"
         if name:
             assert any(p.endswith(".stderr") for p in pages)  # its own stderr it does see
     # The rival's own files: 404 to the team, the public; the organiser reads them.

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from pokerbots.server.tournament import standings
+from pokerbots.server.tournament import results_store, standings
 
 from processes import pokerbots, processes_mentioning
 from test_kuhn_equilibrium_stats import caller, position_values, two_player
@@ -42,10 +42,10 @@ def matches(out: Path) -> list[dict]:
         rows = [dict(r) for r in db.execute("SELECT * FROM matches ORDER BY id")]
     finally:
         db.close()
-    for row in rows:
-        row["seating"] = json.loads(row["seating"])
-        if row["bankrolls"] is not None:
-            row["bankrolls"] = json.loads(row["bankrolls"])
+    for row in rows:  # every JSON column the store keeps, as the store's own reader does
+        for column in results_store.Store.JSON_COLUMNS & row.keys():
+            if row[column] is not None:
+                row[column] = json.loads(row[column])
     return rows
 
 
