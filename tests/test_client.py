@@ -478,7 +478,9 @@ def test_an_unknown_game_is_refused():
 holdem = pytest.importorskip("pokerbots.server.games.holdem", reason="the Hold'em dealer")
 
 
-@pytest.mark.parametrize("carry", [False, True], ids=["reset", "carry"])
+# carried stacks are a slow test (CI runs it); test_smoke and test_kits carry stacks by default
+@pytest.mark.parametrize("carry", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["reset", "carry"])
 @pytest.mark.parametrize("game", ["holdem-nl", "holdem-limit"])
 # heads-up and 6 players in the default run; 3 players is a slow test (CI runs it)
 @pytest.mark.parametrize("players", [2, pytest.param(3, marks=pytest.mark.slow), 6])
@@ -521,6 +523,7 @@ def test_holdem_money_tracking_and_legal_replies_with_random_bots(players, game,
         assert sum(referee.game.rebuys) > 0  # broke seats rebought and the Money lines agreed
 
 
+@pytest.mark.slow  # the money-tracking tests above play the same bot by default; CI runs it
 def test_holdem_random_bot_from_bots_folder_plays_many_hands():
     """The bundled random bot (all-ins included) never makes an illegal move."""
     import importlib.util

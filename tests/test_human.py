@@ -66,6 +66,7 @@ def test_person_plays_whole_hands(tmp_path):
     assert transcript.count("init_hand\n") == 3
 
 
+@pytest.mark.slow  # Kuhn and Leduc people play in the default run; CI runs it (-m slow)
 def test_person_plays_holdem(tmp_path):
     pytest.importorskip("eval7")
     child = spawn(tmp_path, "--game", "holdem-nl", hands=2, opponent=f"{OPPONENT} --seed 1")

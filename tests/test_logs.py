@@ -24,8 +24,10 @@ def run(tmp_path: Path, *bots, transcripts: str | None = None):
     return result, only_match_dir(tmp_path / "logs")
 
 
-@pytest.mark.parametrize("transcripts, kept", [(None, True), ("full", True),
-                                                ("failed", False), ("none", False)])
+# the default (None) and "none" in the default run; "full" and "failed" are slow (CI runs them)
+@pytest.mark.parametrize("transcripts, kept", [
+    (None, True), pytest.param("full", True, marks=pytest.mark.slow),
+    pytest.param("failed", False, marks=pytest.mark.slow), ("none", False)])
 def test_a_completed_round_keeps_its_transcripts_as_asked(tmp_path, transcripts, kept):
     result, match = run(tmp_path, CALL, CALL, transcripts=transcripts)
     assert result.returncode == 0, result.stderr

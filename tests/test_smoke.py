@@ -71,6 +71,7 @@ def test_good_bot_passes_every_seat(tmp_path):
     assert len(list((tmp_path / "logs").iterdir())) == 5
 
 
+@pytest.mark.slow  # 2.6 s of matches; test_game_all_plays_every_game stays in the default run
 def test_default_plan_covers_two_three_and_six_players(tmp_path):
     proc = smoke(RANDOM, "--rounds", "1", "--hands", "3", "--logs", str(tmp_path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -129,6 +130,7 @@ def test_usage_errors_exit_2(tmp_path, args, message):
     assert message in proc.stderr
 
 
+@pytest.mark.slow  # test_game_all_plays_every_game smokes Hold'em by default; CI runs it
 def test_holdem_smoke(tmp_path):
     pytest.importorskip("eval7")
     proc = smoke(RANDOM, "--game", "holdem-nl", "--players", "3", "--rounds", "1",

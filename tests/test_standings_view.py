@@ -56,6 +56,7 @@ def store_rows(out: Path) -> list[dict]:
     return rows
 
 
+@pytest.mark.slow  # a real tournament; CI runs it (-m slow)
 def test_the_crosstable_agrees_with_the_store_deal_set_by_deal_set(played):
     from scipy.stats import t
 
@@ -90,6 +91,7 @@ def test_the_crosstable_agrees_with_the_store_deal_set_by_deal_set(played):
         assert cross[b][a]["per_hand"] == pytest.approx(-r, abs=1e-6)
 
 
+@pytest.mark.slow  # a real tournament; CI runs it (-m slow)
 def test_the_standings_say_units_ranking_and_how_many_hands_neighbours_need(played):
     document = json.loads((played / "standings.json").read_text())
     assert document["rank_by"] == "raw" and document["adjust"] is True
@@ -152,6 +154,7 @@ class _Cells(HTMLParser):
             self.names[-1] += data
 
 
+@pytest.mark.slow  # a real tournament; CI runs it (-m slow)
 def test_the_report_draws_the_crosstable_as_a_coloured_matrix(played):
     document = json.loads((played / "standings.json").read_text())
     page = (played / "report.html").read_text()

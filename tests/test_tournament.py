@@ -191,6 +191,7 @@ def test_a_bot_without_a_hand_has_per_hand_0_and_ranks_by_it():
 # -- real tournaments ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # test_luck's slow run checks the same of the adjusted figures; CI runs both
 def test_identical_deterministic_bots_score_exactly_zero_on_the_same_cards(tmp_path):
     out = tmp_path / "t"
     result = pokerbots("tournament", f"a={CALL}", f"b={CALL}", f"c={CALL}", "--duplicate",
