@@ -35,7 +35,7 @@ from pokerbots.server.games.engine.betting import Hand
 #: Enumerate every remaining board when there are at most this many (Hold'em flop: 990 heads-up).
 EXACT_LIMIT = 20_000
 #: Boards drawn when there are more (Hold'em pre-flop: 1,712,304 heads-up).
-SAMPLES = 300
+SAMPLES = 100
 
 #: An order of hands: ``order[i]`` ranks the i-th seat's hand among them (0 lowest; equal
 #: hands equal), and how many boards gave it.
