@@ -90,6 +90,31 @@ def test_every_hand_sums_to_exactly_zero_in_every_game(name, players):
     assert moved > 10  # the luck is taken out, not left alone
 
 
+
+@pytest.mark.parametrize("name", ["holdem-nl", "holdem-limit", "leduc"])
+def test_ranking_only_the_seats_in_at_the_flop_changes_no_value(name):
+    """A duplicate tournament's worker ranks only the seats still in when the first board
+    card comes (job._in_at_the_flop): the same boards, so the same luck and all-in values as
+    ranking every seat, whoever folded."""
+    from pokerbots.server.games.equity import allin_values
+    from pokerbots.server.tournament.job import _in_at_the_flop
+
+    game = make_game(name, 4)
+    rng = random.Random(name)
+    narrowed = 0
+    for number in range(40):
+        record = play(game, game.deal(rng), number % 4, random_policy(rng))
+        record["hand"] = number
+        ranked = _in_at_the_flop(4, record)
+        narrowed += len(ranked) < 4
+        values = []
+        for seats in (None, ranked):
+            showdowns = Showdowns(game, record, lambda n=number: random.Random(n), seats=seats)
+            values.append((LuckAdjuster(game, learn=False).adjust(record, showdowns),
+                           allin_values(game, record, None, showdowns=showdowns)))
+        assert values[0] == values[1], (number, record["actions"])
+    assert narrowed > 10  # seats did fold before the flop
+
 def all_deals(game) -> list[Deal]:
     """Every deal of a small deck, each card position distinct: all equally likely."""
     n, k = game.players, game.board_cards

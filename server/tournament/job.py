@@ -60,6 +60,14 @@ def job_for(row: dict, *, folder: Path, entrants: dict[str, Entrant], options: d
     }
 
 
+def _in_at_the_flop(players: int, record: dict) -> list[int]:
+    """The seats that did not fold on the first street: every set of seats whose hands an
+    adjustment compares (the all-in one's and each later street's) is among them."""
+    folded = {seat for seat, word, _, street in record["actions"]
+              if word == "FOLD" and street == 0}
+    return [s for s in range(players) if s not in folded]
+
+
 def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
@@ -88,8 +96,11 @@ def play_match_job(job: dict) -> dict:
 
     def on_hand(record: dict) -> None:
         number = record["hand"]
+        # Without the deal's correction (duplicate) no count needs a seat that folded before
+        # the flop: ranking only the others draws the same boards and gives the same orders.
+        ranked = None if adjuster.learn else _in_at_the_flop(game.players, record)
         showdowns = Showdowns(game, record, lambda: deals.equity_rng(seed, number),
-                              key=(seed, number))
+                              seats=ranked, key=(seed, number))
         if scored:
             values = allin_values(game, record, None, showdowns=showdowns)
             if values is None:
