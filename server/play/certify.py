@@ -83,18 +83,16 @@ class Case:
 def shuffled_deals(game: str, players: int, hands: int, seed: int) -> tuple[str, ...]:
     """``hands`` deals of ``game`` for ``players`` seats, shuffled from ``seed`` (for the cases
     whose cards do not matter)."""
-    deck = list(games.make_game(game, players).deck)
+    made = games.make_game(game, players)
+    deck, k, dealt = list(made.deck), made.hole_cards, players * made.hole_cards
     rng = random.Random(seed)
     deals = []
     for _ in range(hands):
         rng.shuffle(deck)
-        if game == "kuhn":
-            deals.append(" ".join(deck[:players]))
-        elif game == "leduc":
-            deals.append(" ".join(deck[:players]) + " | " + deck[players])
-        else:
-            holes = " ".join(deck[2 * s] + deck[2 * s + 1] for s in range(players))
-            deals.append(holes + " | " + " ".join(deck[2 * players:2 * players + 5]))
+        text = " ".join("".join(deck[k * s:k * s + k]) for s in range(players))
+        if made.board_cards:
+            text += " | " + " ".join(deck[dealt:dealt + made.board_cards])
+        deals.append(text)
     return tuple(deals)
 
 
@@ -124,7 +122,7 @@ def _every_game(game: str) -> list[Case]:
         raiser = f"s{(seat + 1) % n}"
         cases.append(Case(f"{n} players", game, n, seat, shuffled_deals(game, n, 2, n), 0,
                           _scripts(n, seat, "c", **{raiser: "r c/r c"})))
-    if game in ("kuhn", "leduc"):
+    if games.make_game(game, 3).structure.stacks is None:  # nobody can be all-in
         # Everyone acts in every hand: BOT acts first in the last one, and the rest of it, its
         # end and the end of the round come while BOT waits.
         cases.append(Case("end of round while waiting", game, 3, 2,
@@ -138,19 +136,19 @@ def _every_game(game: str) -> list[Case]:
     return cases
 
 
-def _leduc() -> list[Case]:
+def _leduc(game: str) -> list[Case]:
     return [
         # BOT acts first in both rounds and the others only check or call: BOT never faces a
         # bet, everyone puts in the same odd amount (1 + 2s and 4s), and BOT's king ties the
         # other king: a split pot with an odd chip, whatever BOT plays.
-        Case("odd chip", "leduc", 3, 1, ("K K Q | J",), 0, _scripts(3, 1, "c")),
+        Case("odd chip", game, 3, 1, ("K K Q | J",), 0, _scripts(3, 1, "c")),
         # A bet and a raise before BOT: the cap of two bets is reached.
-        Case("raise cap", "leduc", 3, 0, ("K Q A | J",), 0, _scripts(3, 0, "r c|c")),
+        Case("raise cap", game, 3, 0, ("K Q A | J",), 0, _scripts(3, 0, "r c|c")),
     ]
 
 
 def _holdem(game: str) -> list[Case]:
-    limit = game == "holdem-limit"
+    limit = not games.make_game(game, 3).structure.no_limit
     cases = [
         # The button limps, the small blind folds, BOT in the big blind never faces a bet; the
         # board (a royal flush) plays for BOT and the button: they split 5 + 2x chips.
@@ -226,10 +224,11 @@ def _table() -> tuple[Case, ...]:
     cases = []
     for game in games.names():
         cases += _every_game(game)
-        if game == "leduc":
-            cases += _leduc()
-        elif game.startswith("holdem"):
+        made = games.make_game(game, 3)
+        if made.structure.stacks is not None:  # blinds, stacks, all-ins: Hold'em's cases
             cases += _holdem(game)
+        elif made.board_cards:  # a board and a raise cap, no stacks: Leduc's
+            cases += _leduc(game)
     return tuple(cases)
 
 
