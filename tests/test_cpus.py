@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -110,7 +111,7 @@ time.sleep(0.05)  # hold the claim while the other decides
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to compare")
-def test_of_two_matches_deciding_at_the_same_moment_at_most_one_runs_unpinned(tmp_path):
+def test_of_two_matches_deciding_at_the_same_moment_at_most_one_tries_every_cpu(tmp_path):
     """Each decides whether it is alone; racing, both once decided so (41 times in 150)."""
     for trial in range(30):
         env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path / str(trial)))
@@ -122,5 +123,62 @@ def test_of_two_matches_deciding_at_the_same_moment_at_most_one_runs_unpinned(tm
             p.stdin.write("go\n")
             p.stdin.flush()
         answers = [p.communicate(timeout=30)[0].strip() for p in pair]
-        assert answers.count("None") <= 1, answers
-        assert all(a == "None" or a.isdigit() for a in answers), answers
+        trials = [a for a in answers if a.startswith("Trial(cpu=")]
+        assert len(trials) <= 1, answers
+        assert all(a in trials or a.isdigit() for a in answers), answers
+
+
+PLACEMENT_BOT = """
+import os, sys
+from pokerbots.protocol.client import run
+
+seen = []
+
+
+def play(state):
+    cpus = sorted(os.sched_getaffinity(0))
+    if not seen or seen[-1] != cpus:  # one line each time the bot is moved
+        seen.append(cpus)
+        print("cpus", cpus, file=sys.stderr, flush=True)
+    return state.check_or_call()
+
+
+run(play)
+"""
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to compare")
+@pytest.mark.parametrize("game", ["kuhn", pytest.param("holdem-nl", marks=pytest.mark.slow)])
+def test_a_match_alone_tries_both_placements_and_plays_on_in_the_faster(tmp_path, game):
+    """The trial is timed, so either placement may win; what must hold is that the bots end
+    where the match says it chose, after the placement it found faster, and that where the
+    messages go out changes nothing in what each seat receives."""
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    bot = tmp_path / "placement_bot.py"
+    bot.write_text(PLACEMENT_BOT)
+    allowed = sorted(os.sched_getaffinity(0))
+    runs = {}
+    for cpu in ("auto", str(allowed[-1])):
+        logs = tmp_path / f"logs-{cpu}"
+        done = subprocess.run([sys.executable, "-m", "pokerbots.server.cli.main", "run", bot, bot,
+                               bot, "--game", game, "--hands", "600", "--seed", "5",
+                               "--cpu", cpu, "--logs", logs], env=env, capture_output=True,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr
+        (runs[cpu],) = logs.iterdir()
+    timing = json.loads((runs["auto"] / "timing.json").read_text())
+    placement = timing["placement"]
+    tried = placement["trial_us_per_hand"]
+    assert tried["spread"] > 0 and tried["pinned"] > 0, placement
+    chosen = placement["cpu"]
+    assert (chosen is None) == (tried["spread"] < tried["pinned"]), placement
+    for seat in range(3):
+        moves = (runs["auto"] / f"seat{seat}.stderr").read_text().splitlines()
+        assert moves[0] == f"cpus {allowed}", moves  # started on every CPU
+        assert moves[-1] == f"cpus {allowed if chosen is None else [chosen]}", (moves, placement)
+        assert len(moves) == (3 if chosen is None else 2), moves  # pinned, then back or not
+        assert ((runs["auto"] / f"seat{seat}.in").read_bytes()
+                == (runs[str(allowed[-1])] / f"seat{seat}.in").read_bytes())
+    assert ((runs["auto"] / "hands.jsonl").read_bytes()
+            == (runs[str(allowed[-1])] / "hands.jsonl").read_bytes())
+    assert "placement" not in json.loads((runs[str(allowed[-1])] / "timing.json").read_text())

@@ -10,6 +10,11 @@ than CPUs: a CPU's second slot is taken only once every CPU has its first, and s
 five matches on two CPUs run three and two, never four and one. Every process that holds a
 claim also holds a shared lock on one presence file: a process is alone when it can turn its
 own into an exclusive lock, which no two processes can do at once.
+
+A match alone on a machine of several CPUs does not know which is faster for its bots: one
+CPU (each reply wakes a bot where the server runs; quick bots such as the always-call C bots
+play twice as fast so) or every CPU (bots that think run beside the server; the bundled Python
+bots play 5-10% faster so). It measures instead (:class:`Trial`).
 """
 
 from __future__ import annotations
@@ -17,7 +22,10 @@ from __future__ import annotations
 import fcntl
 import os
 import tempfile
+import time
 from pathlib import Path
+
+from pokerbots.server.confine import reaper
 
 _held: dict[int, int] = {}  # cpu -> the open lock file this process holds
 _presence: list[int] = []  # the presence file, locked shared while this process holds a claim
@@ -69,17 +77,100 @@ def _try_lock(path: Path) -> int | None:
     return fd
 
 
-def auto_cpu() -> int | None:
-    """``--cpu auto``: claim a CPU (so that matches started later go elsewhere), and pin the
-    match to it unless it is the only pokerbots match on a machine of several CPUs; then it
-    runs on all of them (None), because its bots answer a bundled message side by side.
-    Measured with 3-player Kuhn on two CPUs, compiled build: 5,519-5,912 hands/s unpinned
-    against 4,414-4,819 pinned; no-limit Hold'em about the same either way."""
+def auto_cpu() -> int | Trial:
+    """``--cpu auto``: claim a CPU (so that matches started later go elsewhere) and pin the
+    match to it, unless it is the only pokerbots match on a machine of several CPUs: then the
+    match tries both placements on its first hands and keeps the faster (:class:`Trial`)."""
     cpu = claim_cpu()
     allowed = sorted(os.sched_getaffinity(0))
     if len(allowed) < 2 or not _alone():
         return cpu
-    return None
+    return Trial(cpu)
+
+
+class Trial:
+    """Which placement is faster for this match's bots, measured on its first hands.
+
+    The match starts on every CPU this process may use. From the end of its first hand (the
+    start-up left out) it plays at least :attr:`HANDS` hands and :attr:`SECONDS` seconds so,
+    then as long again pinned to :attr:`cpu`, the server and every process below it, and goes
+    on in the placement that played more hands a second. :meth:`hand_over` is called as each
+    hand ends and says when the placement changes; the caller then changes what depends on it
+    (when each seat's messages go out). A match too short to finish the trial stays where the
+    trial stands.
+    """
+
+    HANDS = 64
+    SECONDS = 0.05
+
+    def __init__(self, cpu: int) -> None:
+        self.cpu = cpu
+        self.allowed = os.sched_getaffinity(0)
+        #: Seconds per hand measured spread over every CPU and pinned (None: not yet).
+        self.spread: float | None = None
+        self.pinned: float | None = None
+        #: Where the match runs now.
+        self.on_one_cpu = False
+        self._hand = 0
+        self._time = 0.0
+
+    def __repr__(self) -> str:
+        return f"Trial(cpu={self.cpu})"
+
+    def hand_over(self, hands: int) -> bool | None:
+        """``hands`` are played: the new placement (True: pinned to one CPU) when it changes
+        now, else None."""
+        if self.pinned is not None:
+            return None
+        now = time.perf_counter()
+        if hands == 1:
+            self._hand, self._time = hands, now
+            return None
+        played, took = hands - self._hand, now - self._time
+        if not self._hand or played < self.HANDS or took < self.SECONDS:
+            return None
+        self._hand, self._time = hands, now
+        if self.spread is None:
+            self.spread = took / played
+            self.on_one_cpu = True
+            place({self.cpu})
+            return True
+        self.pinned = took / played
+        if self.spread < self.pinned:
+            self.on_one_cpu = False
+            place(self.allowed)
+            return False
+        return None
+
+    def as_dict(self) -> dict:
+        """What the trial found, for the match's ``timing.json``."""
+        return {
+            "cpu": self.cpu if self.on_one_cpu else None,
+            "trial_us_per_hand": {
+                "spread": None if self.spread is None else round(self.spread * 1e6, 1),
+                "pinned": None if self.pinned is None else round(self.pinned * 1e6, 1),
+            },
+        }
+
+
+def place(cpus: set[int]) -> None:
+    """Run this thread, and every thread of every process below this one, on ``cpus``. A
+    process that cannot be moved (gone, or not ours to move) is left where it is: where a bot
+    runs changes how fast the match goes, never what it plays."""
+    os.sched_setaffinity(0, cpus)
+    pids = reaper.children(os.getpid())
+    while pids:
+        pid = pids.pop()
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                os.sched_setaffinity(int(tid), cpus)
+            except (OSError, ValueError):
+                pass
+        pids.extend(reaper.children(pid))
 
 
 def _be_present(folder: Path) -> None:

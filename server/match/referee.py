@@ -84,6 +84,7 @@ class Referee:
     With ``defer``, the seat's next ``play`` (or ``end_round``): a seat hears of a hand when it
     is first asked to act in it, and a hand of three decisions takes three writes, one per
     decision. Each seat receives the same bytes either way; only when they arrive differs.
+    ``defer`` may change between hands.
     """
 
     def __init__(
@@ -140,11 +141,12 @@ class Referee:
         number = 0
         button = self.button
         pending = self._pending
-        defer = self.defer and not game.carry
+        carry = game.carry
         while True:
             deal = self._next_deal()
             if deal is None:
                 break
+            defer = self.defer and not carry  # read each hand: a match may move to one CPU
             self.hand_number = number
             self._hand = hand = start_hand(game, button, deal)
             self._start_betting(hand)

@@ -21,6 +21,7 @@ import trio
 
 from pokerbots.server import games
 from pokerbots.server.confine import sandbox
+from pokerbots.server.confine.cpus import Trial
 from pokerbots.server.confine.limits import ResourceLimits
 from pokerbots.server.errors import ServerFault
 from pokerbots.server.games.base import Deal, Game
@@ -116,8 +117,10 @@ class MatchConfig:
     cards: Path | None = None
     logs: Path = Path("logs")
     limits: Limits = field(default_factory=Limits)
-    #: CPU to pin the server and its bots to; None leaves scheduling to the system.
-    cpu: int | None = None
+    #: CPU to pin the server and its bots to; None leaves scheduling to the system; a
+    #: :class:`~pokerbots.server.confine.cpus.Trial` measures which of the two is faster
+    #: (``--cpu auto`` for a match alone on the machine).
+    cpu: int | Trial | None = None
     #: Seat transcripts (seatN.in): "full" (kept), "failed" (kept when the round did not
     #: complete) or "none".
     transcripts: str = "full"
@@ -137,6 +140,8 @@ class PreparedMatch:
     log: MatchLog
     #: The seed that deals: the one given, or one drawn at random (recorded in the summary).
     seed: int = 0
+    #: Where the match runs is being measured (``--cpu auto``, alone on the machine).
+    trial: Trial | None = None
 
 
 def read_cards(path: Path, game: Game) -> tuple[int | None, list[Deal]]:
@@ -192,8 +197,12 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
             sandbox.check()
         except sandbox.SandboxUnavailable as exc:
             raise MatchSetupError(str(exc)) from None
+    trial = config.cpu if isinstance(config.cpu, Trial) else None
+    if trial is not None and any(bot.reply_limit is not None for bot in config.bots):
+        trial = None  # a person at the table: the messages go out as the hand starts, spread
+        config = dataclasses.replace(config, cpu=None)
     if config.cpu is not None:
-        check_cpu(config.cpu)
+        check_cpu(trial.cpu if trial is not None else config.cpu)
     button, deals = (config.button, None)
     if config.cards is not None:
         if config.deals is not None:
@@ -237,18 +246,22 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
         if on_hand is not None:
             on_hand(hand)  # first: it may add to the record (a tournament's all-in equity)
         log.hand(hand)
+        if trial is not None:
+            pinned = trial.hand_over(referee.hands_played)
+            if pinned is not None:
+                referee.defer = pinned
 
     referee = Referee(game, rng, end_prob=config.end_prob, hands=hands, button=button,
                       deals=deals, on_hand=record, labels=[b.label for b in config.bots],
                       defer=_defer(config))
-    return PreparedMatch(config, game, referee, log, seed)
+    return PreparedMatch(config, game, referee, log, seed, trial)
 
 
 def run_prepared(match: PreparedMatch) -> MatchOutcome:
     """Play the match and write its summary; the log folder is complete when this returns."""
     config = match.config
     previous = os.sched_getaffinity(0)
-    if config.cpu is not None:
+    if isinstance(config.cpu, int):
         _pin(config.cpu)
     outcome: MatchOutcome | None = None
     try:
@@ -331,6 +344,8 @@ def describe(match: PreparedMatch, outcome: MatchOutcome | None) -> tuple[dict, 
                                  if outcome.seconds else None),
             "bot_seconds": [round(t, 6) for t in outcome.time_used],
         }
+        if match.trial is not None:
+            timing["placement"] = match.trial.as_dict()
     return summary, timing
 
 
@@ -366,6 +381,8 @@ def _defer(config: MatchConfig) -> bool:
     the cards when the hand starts."""
     if any(bot.reply_limit is not None for bot in config.bots):
         return False
+    if isinstance(config.cpu, Trial):
+        return False  # until the trial pins the match
     return config.cpu is not None or len(os.sched_getaffinity(0)) == 1
 
 
