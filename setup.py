@@ -72,7 +72,8 @@ def extensions() -> list:
         return mypycify(["--ignore-missing-imports", "--follow-imports=silent",
                          *(f"pokerbots/{path}" for path in compiled())],
                         opt_level="3", target_dir=str(root / "c"))
-    except Exception as exc:  # a build must never fail for want of the fast path
+    except (Exception, SystemExit) as exc:  # a build never fails for want of the fast path
+        # (mypyc exits when a module does not type-check)
         print(f"pokerbots: compiling with mypyc failed ({exc}); installing pure Python",
               file=sys.stderr)
         return []
