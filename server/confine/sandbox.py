@@ -226,21 +226,54 @@ def wrap_whole_view(argv: list[str], scratch: Path, hidden: list[Path], cwd: str
             *_nproc(max_procs), *argv]
 
 
-@functools.cache
-def isolation_problem() -> str | None:
-    """Why bots cannot get a PID namespace of their own on this machine (None: they can).
-    Found out once per process by starting one namespace, which takes a few milliseconds."""
+_probe: subprocess.Popen | None = None
+
+
+def start_probing() -> None:
+    """Start finding out :func:`isolation_problem` now, so that the probe's namespace is made
+    while the caller does something else (a command loading the rest of pokerbots)."""
+    global _probe
+    if _probe is not None or isolation_problem.cache_info().currsize or _unprobed() is not None:
+        return
+    try:
+        _probe = subprocess.Popen(isolate(["true"], max_procs=64), stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    except OSError:
+        _probe = None  # isolation_problem() tries again and says why
+
+
+def _unprobed() -> str | None:
+    """Why there is nothing to probe: no bwrap, or no prlimit where one is needed."""
     if bwrap_path() is None:
         return "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
     if not _as_root() and shutil.which("prlimit") is None:
         return "prlimit (util-linux) is not on PATH"
+    return None
+
+
+@functools.cache
+def isolation_problem() -> str | None:
+    """Why bots cannot get a PID namespace of their own on this machine (None: they can).
+    Found out once per process by starting one namespace, which takes a few milliseconds
+    (begun earlier by :func:`start_probing`, where the caller did)."""
+    global _probe
+    unprobed = _unprobed()
+    if unprobed is not None:
+        return unprobed
+    probe, _probe = _probe, None
     try:
-        probe = subprocess.run(isolate(["true"], max_procs=64), capture_output=True,
-                               text=True, timeout=10, stdin=subprocess.DEVNULL)
+        if probe is None:
+            probe = subprocess.Popen(isolate(["true"], max_procs=64), stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True)
+        _, stderr = probe.communicate(timeout=10)
     except (OSError, subprocess.SubprocessError) as exc:
+        if probe is not None:
+            probe.kill()
+            probe.wait()
         return f"bwrap could not be run ({exc})"
     if probe.returncode != 0:
-        said = " ".join(probe.stderr.split()) or f"exit code {probe.returncode}"
+        said = " ".join(stderr.split()) or f"exit code {probe.returncode}"
         return f"bwrap cannot make a PID namespace here ({said})"
     return None
 
