@@ -1,10 +1,10 @@
 """Writing the folder a match leaves behind (its files are named in :mod:`.folder`).
 
-``hands.jsonl`` is flushed after every hand; the transcripts are written through buffers and
-flushed when the round ends in any way the server sees (completed, a fault, Ctrl-C, SIGTERM, an
-error of its own), so a failed or interrupted round keeps every completed hand. ``hands.txt`` is
-rendered from ``hands.jsonl`` when the round ends, off the per-message path (``pokerbots show``
-renders the same from ``hands.jsonl`` at any time).
+``hands.jsonl`` is flushed after every hand; ``hands.txt`` is rendered as each hand is written
+and written 256 hands at a time; the transcripts are written through buffers. All are flushed
+when the round ends in any way the server sees (completed, a fault, Ctrl-C, SIGTERM, an error
+of its own), so a failed or interrupted round keeps every completed hand. ``pokerbots show``
+renders the same text from ``hands.jsonl`` at any time.
 """
 
 from __future__ import annotations
@@ -25,22 +25,27 @@ from pokerbots.server.logs.folder import (
     stderr_name,
     transcript_name,
 )
-from pokerbots.server.match.history import render_history
+from pokerbots.server.match import record
+from pokerbots.server.match.history import HandHistory
 
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
 
 
 def _compact_encoder():
-    """``json.dumps(record, separators=(",", ":"))`` as one call to json's C encoder, made once.
-    ``JSONEncoder.encode`` makes a new one for every call, and checks for cycles, which a hand
-    record cannot have; together they were a fifth of writing a Kuhn hand's line."""
+    """What turns a hand's record into its line of ``hands.jsonl``: the compiled encoder of
+    :mod:`~pokerbots.server.match.record` where pokerbots is compiled (``pip install .``),
+    else json's C encoder, made once (``JSONEncoder.encode`` makes a new one for every call,
+    and checks for cycles, which a record cannot have): the compiled encoder's source run as
+    plain Python is twice as slow as json's. Both write ``json.dumps``'s bytes."""
+    if not record.__file__.endswith(".py"):
+        return record.encode
     make = getattr(json.encoder, "c_make_encoder", None)
     if make is not None:
         try:
             encoder = make(None, _COMPACT_JSON.default, json.encoder.encode_basestring_ascii,
                            None, ":", ",", False, False, True)
             if "".join(encoder({"a": [1, "b"]}, 0)) == '{"a":[1,"b"]}':
-                return lambda record: "".join(encoder(record, 0))
+                return lambda hand: "".join(encoder(hand, 0))
         except TypeError:  # another Python's signature
             pass
     return _COMPACT_JSON.encode
@@ -107,7 +112,12 @@ class MatchLog:
                             for s in range(n)]
         # Unbuffered: each hand is one os.write of a whole line, durable at once.
         self.hands_jsonl = open(path / HANDS, "wb", buffering=0)
-        self._files = [*self.seat_in, self.hands_jsonl]
+        # hands.txt is rendered from each record as it is written: reading hands.jsonl back
+        # when the round ends cost as much again as rendering it.
+        self._history = HandHistory(labels, streets, ante)
+        self.hands_txt = open(path / HISTORY, "wb", buffering=0)
+        self._rendered: list[str] = []
+        self._files = [*self.seat_in, self.hands_jsonl, self.hands_txt]
         self._next_look = 0.0
         #: Hands written whole to ``hands.jsonl``.
         self.written = 0
@@ -125,13 +135,30 @@ class MatchLog:
         except OSError as exc:
             raise _fault(f"writing {jsonl.name}", exc, jsonl.name) from None
         self.written += 1
+        rendered = self._rendered
+        rendered.append(self._history.render(record))
+        if len(rendered) == 256:  # one write for many hands, each written whole
+            self._write_history()
         now = time.monotonic()
         if now >= self._next_look:  # once a second: is the folder still there?
             self._next_look = now + 1.0
             self.check_folder()
 
+    def _write_history(self) -> None:
+        """Write the hands rendered since the last write to ``hands.txt``."""
+        out = self.hands_txt
+        text = memoryview("".join(self._rendered).encode())
+        self._rendered.clear()
+        try:
+            while text:
+                text = text[out.write(text):]
+        except OSError as exc:
+            raise _fault(f"writing {out.name}", exc, out.name) from None
+
     def flush(self) -> None:
         """Write out every buffer; :class:`ServerFault` names the file that cannot be written."""
+        if self._rendered:
+            self._write_history()
         for f in self._files:
             try:
                 f.flush()
@@ -184,21 +211,20 @@ class MatchLog:
                 raise _fault(f"writing {self.path / name}", exc, str(self.path / name)) from None
 
     def close(self, completed: bool = True) -> ServerFault | None:
-        """Close every file and render ``hands.txt``; with transcripts kept only for failed
-        rounds, a ``completed`` round's transcripts are removed. Returns the failure of a file
-        that could not be written (then :meth:`repair` makes what is kept readable)."""
+        """Close every file; with transcripts kept only for failed rounds, a ``completed``
+        round's transcripts are removed. Returns the failure of a file that could not be
+        written (then :meth:`repair` makes what is kept readable)."""
         failure = None
+        if self._rendered:
+            try:
+                self._write_history()
+            except ServerFault as exc:
+                failure = exc
         for f in self._files:
             try:
                 f.close()
             except OSError as exc:
                 failure = failure or _fault(f"writing {f.name}", exc, f.name)
-        target = self.path / HISTORY
-        try:
-            render_history(self.path / HANDS, target, self.labels, self.streets,
-                           self.ante)
-        except OSError as exc:
-            failure = failure or _fault(f"writing {target}", exc, str(target))
         if self.transcripts == "failed" and completed:
             for s in range(len(self.labels)):
                 (self.path / transcript_name(s)).unlink(missing_ok=True)

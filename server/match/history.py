@@ -3,15 +3,12 @@
 Written like a poker site's hand history: the forced bets posted, every action (``checks``,
 ``calls 10``, ``bets 20``, ``raises to 60``, ``and is all-in``) naming the player by label and
 seat, street headings with the board, the uncalled bet returned, what is shown and won.
-``hands.txt`` is rendered from ``hands.jsonl`` when a round ends (:func:`render_history`), and
-``pokerbots show`` renders the same at any time. Compiled with the per-message modules (see
-setup.py): a long match's history is rendered once, at its end.
+``hands.txt`` is rendered from each hand's record as the match writes it (the logs' writer),
+and ``pokerbots show`` renders the same from ``hands.jsonl`` at any time. Compiled with the
+per-message modules (see setup.py): every hand of a match is rendered.
 """
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 
 def render_hand(record: dict, labels: list[str], streets=(), ante: int = 0) -> str:
@@ -139,23 +136,3 @@ class HandHistory:
 def _all_in(stacks: list[int] | None, earlier: list[int], front: list[int], s: int) -> str:
     """`` and is all-in`` when seat ``s`` has put in its whole stack."""
     return " and is all-in" if stacks and earlier[s] + front[s] >= stacks[s] > 0 else ""
-
-
-def render_history(source: Path, target: Path, labels: list[str], streets=(),
-                   ante: int = 0) -> None:
-    """``hands.txt`` from ``hands.jsonl``, hand by hand (a line cut short by a crash ends it)."""
-    history = HandHistory(labels, streets, ante)
-    # raw_decode: each line holds one object, so decode's checks around it are not needed.
-    decode = json.JSONDecoder().raw_decode
-    with open(source, encoding="utf-8") as lines, open(target, "w", encoding="utf-8") as out:
-        batch: list[str] = []
-        for line in lines:
-            try:
-                record: dict = decode(line)[0]
-            except json.JSONDecodeError:
-                break
-            batch.append(history.render(record))
-            if len(batch) == 256:  # one write for many hands
-                out.write("".join(batch))
-                batch.clear()
-        out.write("".join(batch))
