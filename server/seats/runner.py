@@ -249,7 +249,7 @@ class ProcessTable:
                 self._t0[seat] = now  # the next reply of the bundle is due from now
                 return line
         bot = self.bots[seat]
-        if bot.buffer:
+        if bot.pending:
             extra = bot.next_line_preview().decode("utf-8", "backslashreplace")
             raise SeatFailure(seat, f"it sent an unsolicited line, {extra!r}, with its reply"
                               " where one line was due", received=line)
