@@ -78,11 +78,13 @@ def t975(df: int) -> float:
 
     Up to 30 degrees of freedom it is rounded to three decimals, as the printed table it
     replaces had it (12.706, 4.303, ..., 2.042), so that no published interval moves; beyond,
-    scipy's value as it is. scipy is imported here, on first use: ``scipy.stats`` takes most
-    of a second to import, which no ``--help`` should pay."""
-    from scipy.stats import t
+    scipy's value as it is. scipy is imported here, on first use, and only the special
+    function behind ``scipy.stats.t.ppf`` (``stdtrit``, the same values: checked for every
+    df up to 2,000): ``scipy.stats`` takes 1.3 CPU seconds to import here, ``scipy.special``
+    0.5, paid at the end of every tournament, and no ``--help`` should pay either."""
+    from scipy.special import stdtrit
 
-    quantile = float(t.ppf(0.975, df))
+    quantile = float(stdtrit(df, 0.975))
     return round(quantile, 3) if df <= 30 else quantile
 
 
