@@ -26,7 +26,8 @@ HERE = Path(__file__).resolve().parent
 #: them is compiled (not their subfolders: the relay programs run with ``python -m``), and the
 #: protocol's wire format, the one module of the bot authors' package on that path.
 COMPILED_FOLDERS = ["server/games/engine", "server/match", "server/seats"]
-COMPILED_FILES = ["protocol/wire.py"]
+COMPILED_FILES = ["protocol/wire.py", "server/games/base.py", "server/games/kuhn.py",
+                  "server/games/leduc.py", "server/games/holdem.py", "server/logs/writer.py"]
 
 
 def compiled() -> list[str]:

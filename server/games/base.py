@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from pokerbots.protocol import games as protocol_games
 from pokerbots.protocol.wire import Shape, join, rotate
-from pokerbots.server.games.engine.deck import sample
+from pokerbots.server.games.engine.deck import deal
 
 
 class IllegalMove(Exception):
@@ -234,13 +234,15 @@ class Game:
 
     def deal(self, rng: random.Random) -> Deal:
         """Random cards for one hand: each seat's hole cards, then the board."""
-        n, k = self.players, self.hole_cards
-        cards = sample(rng, self.deck, k * n + self.board_cards)
-        if k == 1:
-            holes = tuple((c,) for c in cards[:n])
-        else:
-            holes = tuple(tuple(cards[k * s:k * s + k]) for s in range(n))
-        return Deal(holes, tuple(cards[k * n:]))
+        return Deal(*deal(rng, self.deck, self.players, self.hole_cards, self.board_cards))
+
+    def ranked_by(self, rank: Callable) -> Game:
+        """This table with hands ranked by ``rank(hole, board)`` and nothing carried from hand
+        to hand: the table a hand's actions are played again on with made-up strengths (the
+        all-in and luck adjustments)."""
+        return Game(self.type, self.players, self.structure, deck=self.deck,
+                    hole_cards=self.hole_cards, rank=rank, parse_deal=self._parse_deal,
+                    round_fields=self._round_fields)
 
     def parse_deal(self, text: str) -> Deal:
         """A :class:`Deal` from one line of a ``--cards`` file; ValueError says what is wrong."""
@@ -254,8 +256,9 @@ class Game:
 
     def hand_over(self, hand) -> None:
         """Called by a hand once its pots are paid."""
-        if self.carry:
-            self.stacks[:] = hand.stack
+        stacks = self.stacks
+        if self.carry and stacks is not None:
+            stacks[:] = hand.stack
 
     def end_reply(self, seat: int, rebuy: bool) -> None:
         """Judge a seat's end-of-hand answer (``REBUY`` or ``OK``) after the last hand dealt.
@@ -272,28 +275,31 @@ class Game:
                 raise IllegalMove(f"REBUY is not allowed in {self.name}: there is nothing to rebuy")
             raise IllegalMove(f"REBUY is not allowed in {self.name} with stacks reset every"
                               f" hand: every hand starts with {start[seat]} chips")
-        have = self.stacks[seat]
+        stacks = self.stacks
+        assert stacks is not None and start is not None  # carry mode has stacks (__init__)
+        have = stacks[seat]
         if rebuy:
             if have >= start[seat]:
                 raise IllegalMove(f"REBUY is only allowed below the starting stack of"
                                   f" {start[seat]}, and you have {have}")
-            self.stacks[seat] = start[seat]
+            stacks[seat] = start[seat]
             self.rebuys[seat] += start[seat] - have
         elif have == 0:
             raise IllegalMove("you have no chips: answer REBUY")
 
     def end_choices(self, seat: int) -> str:
         """The answers to ``end_hand`` that :meth:`end_reply` accepts from ``seat`` now."""
-        if not self.carry:
+        stacks, start = self.stacks, self.structure.stacks
+        if not self.carry or stacks is None or start is None:
             return "OK"
-        have = self.stacks[seat]
+        have = stacks[seat]
         if have == 0:
             return "REBUY"
-        return "OK" if have >= self.structure.stacks[seat] else "OK or REBUY"
+        return "OK" if have >= start[seat] else "OK or REBUY"
 
     def standing(self) -> dict:
         """What the match summary records about the game's state beyond the bankrolls."""
-        if not self.carry:
+        if not self.carry or self.stacks is None:
             return {}
         return {"stacks": list(self.stacks), "rebuys": list(self.rebuys)}
 

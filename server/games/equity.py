@@ -277,7 +277,7 @@ class _Payout:
 def replay(game: Game, record: dict, strength: list[int]) -> list[int]:
     """The hand's deltas if seat ``s``'s hand ranked ``strength[s]``: the record's actions
     played again on the betting engine (stacks as they started, nothing carried over)."""
-    judge = _Judge(game, strength)
+    judge = game.ranked_by(lambda hole, board: strength[hole[0]])
     n = game.players
     placeholder = Deal(tuple((s,) for s in range(n)), tuple(range(game.board_cards)))
     hand = Hand(judge, record["button"], placeholder, record.get("stacks_start"))
@@ -291,21 +291,3 @@ def replay(game: Game, record: dict, strength: list[int]) -> list[int]:
         else:
             hand.raise_to(value)
     return hand.deltas
-
-
-class _Judge:
-    """The game, with hands ranked as given (seat ``s`` holds the placeholder card ``s``) and
-    nothing carried from hand to hand."""
-
-    def __init__(self, game: Game, strength: list[int]) -> None:
-        self._game = game
-        self._strength = strength
-
-    def __getattr__(self, name):
-        return getattr(self._game, name)
-
-    def rank(self, hole, board) -> int:
-        return self._strength[hole[0]]
-
-    def hand_over(self, hand) -> None:
-        pass

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from pokerbots.protocol.wire import MAX_DIGITS, join, parse_list, rotate
 from pokerbots.server.games.base import (
@@ -43,7 +43,7 @@ STREET_NAMES = ("preflop", "flop", "turn", "river")
 BOARD_DEALT = (0, 3, 1, 1)
 
 # eval7 is loaded at the first showdown, and only the part that ranks hands (_eval7_ranking).
-_eval7 = None
+_eval7: tuple[Callable, dict] | None = None
 _last_board: tuple = ()
 _last_cards: list = []
 
@@ -140,10 +140,11 @@ def _stacks(players: int, stack, big_blind: int) -> tuple[int, ...]:
     return (stack,) * players
 
 
-def _make(type: GameType, players: int, *, stack: int | Sequence[int] = 2000,
-          small_blind: int = 5, big_blind: int = 10, small_bet: int | None = None,
-          big_bet: int | None = None, carry: bool = False, ante: int = 0,
-          big_blind_ante: int = 0) -> Game:
+def _make(type: GameType, players: int, *, stack: object = 2000, small_blind: object = 5,
+          big_blind: object = 10, small_bet: object = None, big_bet: object = None,
+          carry: object = False, ante: object = 0, big_blind_ante: object = 0) -> Game:
+    # The options are typed as what they are, untrusted (a tournament's file gives them):
+    # each is checked below, and a wrong one is a ValueError saying so, compiled or not.
     type.check_players(players)
     small_blind = _whole("the small blind", small_blind)
     big_blind = _whole("the big blind", big_blind)
@@ -174,6 +175,7 @@ def _make(type: GameType, players: int, *, stack: int | Sequence[int] = 2000,
         sizes = (big_blind,) * 4
     if not isinstance(carry, bool):
         raise ValueError(f"carry must be True or False, not {carry!r}")
+    carried: bool = carry
     structure = Structure(
         streets=tuple(Street(name, board, bet)
                       for name, board, bet in zip(STREET_NAMES, BOARD_DEALT, sizes)),
@@ -189,13 +191,13 @@ def _make(type: GameType, players: int, *, stack: int | Sequence[int] = 2000,
             fields.append(("Ante", str(ante)))
         elif big_blind_ante:
             fields.append(("BigBlindAnte", str(big_blind_ante)))
-        fields.append(("StackMode", "carry" if carry else "reset"))
+        fields.append(("StackMode", "carry" if carried else "reset"))
         if limit:
             fields.append(("BetSizes", f"{small_bet},{big_bet}"))
         return fields
 
     return Game(type, players, structure, deck=DECK, hole_cards=2, rank=rank,
-                parse_deal=parse_deal, carry=carry, round_fields=round_fields)
+                parse_deal=parse_deal, carry=carried, round_fields=round_fields)
 
 
 def read_round(players: int, blinds: list[int], button: int, lines: dict[str, str]) -> dict:
@@ -263,13 +265,13 @@ STACK_MODE = Option("--stacks", "Hold'em: reset stacks every hand (Doyle's game,
 # The lines Hold'em adds to the messages are the protocol's (pokerbots.protocol.games): there
 # the ante lines are the optional ones, only a table with an ante has them.
 
-NO_LIMIT = GameType(
+NO_LIMIT: GameType = GameType(
     name="holdem-nl", title="no-limit Texas Hold'em", min_players=2, max_players=10,
     make=lambda players, **options: _make(NO_LIMIT, players, **options),
     options=(STACK, BLINDS, ANTE, BIG_BLIND_ANTE, STACK_MODE),
     phh_variant="NT", allin_equity=True, read_round=read_round)
 
-LIMIT = GameType(
+LIMIT: GameType = GameType(
     name="holdem-limit", title="limit Texas Hold'em", min_players=2, max_players=10,
     make=lambda players, **options: _make(LIMIT, players, **options),
     options=(STACK, BLINDS, BET_SIZES, ANTE, BIG_BLIND_ANTE, STACK_MODE),

@@ -105,6 +105,8 @@ class MatchLog:
         self.ante = ante
         self.transcripts = transcripts
         n = len(labels)
+        #: Each seat's transcript (a buffered file, or a :class:`_Discard`).
+        self.seat_in: list = []
         if transcripts == "none":
             self.seat_in = [_Discard() for _ in range(n)]
         else:
@@ -117,7 +119,7 @@ class MatchLog:
         self._history = HandHistory(labels, streets, ante)
         self.hands_txt = open(path / HISTORY, "wb", buffering=0)
         self._rendered: list[str] = []
-        self._files = [*self.seat_in, self.hands_jsonl, self.hands_txt]
+        self._files: list = [*self.seat_in, self.hands_jsonl, self.hands_txt]
         self._next_look = 0.0
         #: Hands written whole to ``hands.jsonl``.
         self.written = 0
@@ -241,7 +243,8 @@ def _fault(doing: str, exc: OSError, path: str) -> ServerFault:
     if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         advice = ("Free some space (pokerbots logs prune removes old matches) or give --logs a"
                   " folder on another disk, then run the match again.")
-    error = f"{exc.strerror} (errno {errno.errorcode.get(exc.errno, exc.errno)})" \
+    code = exc.errno or 0
+    error = f"{exc.strerror} (errno {errno.errorcode.get(code, code)})" \
         if exc.strerror else str(exc)
     return ServerFault(doing, error, path, advice)
 

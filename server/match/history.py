@@ -87,7 +87,7 @@ class HandHistory:
                 if headed:
                     lines.append(self._heading(street, board))
             mine = front[seat]
-            table = max(front)
+            table = _largest(front)
             if word == "FOLD":
                 text = "folds"
             elif value == mine:
@@ -131,6 +131,16 @@ class HandHistory:
     def _heading(self, street: int, board: list[str]) -> str:
         cards = " ".join(board[: self.shown_after[street]])
         return f"  *** {self.streets[street].name} ***" + (f" [{cards}]" if cards else "")
+
+
+def _largest(chips: list[int]) -> int:
+    """``max(chips)`` as native arithmetic (the builtin is a generic call from compiled code,
+    once for every action of every hand)."""
+    top = chips[0]
+    for c in chips:
+        if c > top:
+            top = c
+    return top
 
 
 def _all_in(stacks: list[int] | None, earlier: list[int], front: list[int], s: int) -> str:

@@ -391,7 +391,7 @@ class Hand:
         if number == 0:  # Board
             return self.board_text()
         if number == 1:  # Pot
-            return str(sum(self.total) - sum(self.front))
+            return str(_sum(self.total) - _sum(self.front))
         if number == 2:  # Stacks
             return _by_view(self.stack, view)
         if number == 3:  # Raise
@@ -428,9 +428,19 @@ class Hand:
 FIELDS = ("Board", "Pot", "Stacks", "Raise", "Totals")
 
 
+def _sum(chips: list[int]) -> int:
+    """``sum(chips)`` as native arithmetic: the builtin is a generic call from compiled code,
+    twice in every Hold'em play message."""
+    total = 0
+    for c in chips:
+        total += c
+    return total
+
+
 def _by_view(chips: list[int], view: int) -> str:
     """``chips`` per seat, from seat ``view`` on, comma-separated."""
-    return ",".join([str(c) for c in chips[view:] + chips[:view]])
+    n = len(chips)
+    return ",".join([str(chips[(view + i) % n]) for i in range(n)])
 
 
 _Lines = list[tuple[str, int]]

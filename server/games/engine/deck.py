@@ -55,3 +55,12 @@ def _same_as_library() -> bool:
 
 #: ``sample(rng, population, k)``: what ``rng.sample(population, k)`` returns.
 sample = _sample if _same_as_library() else _library
+
+
+def deal(rng: random.Random, deck: Sequence[str], players: int, hole_cards: int,
+         board_cards: int) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """Each seat's ``hole_cards`` cards and the ``board_cards`` of the board, as one draw of
+    ``sample`` (the seat's cards in seat order, then the board): the parts of a ``Deal``."""
+    cards = sample(rng, deck, hole_cards * players + board_cards)
+    holes = [tuple(cards[hole_cards * s:hole_cards * s + hole_cards]) for s in range(players)]
+    return tuple(holes), tuple(cards[hole_cards * players:])
