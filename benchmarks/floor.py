@@ -9,9 +9,10 @@ pipes and sends them the very bytes `pokerbots run` sends, write for write, read
 replies each write is owed and nothing else (no checks, no clock, no logs). The writes are
 recorded beforehand with the real referee (seed 1, the same hands, each seat answering as the
 always-call bots do), for each mode: as each comes (no pinning; the server sends a hand's
-first messages to every seat at once; ours runs with ``--cpu none``, what ``--cpu auto`` does
-for a match alone on the machine, whatever other matches run) and pinned to CPU K with taskset
-(the server's ``--cpu K``: each seat's messages wait for its next turn). As each comes the
+first messages to every seat at once; ours runs with ``--cpu auto`` as ``vs_acpc.sh`` runs it,
+which for a match alone tries both placements on its first hands and keeps the faster: pinned,
+for these bots, so ours then sends what the pinned script sends) and pinned to CPU K with
+taskset (the server's ``--cpu K``: each seat's messages wait for its next turn). As each comes the
 floor never sleeps (``-s``: it yields the CPU until a reply is there, as ours does on several
 CPUs, where a wake-up across CPUs is dear); pinned it blocks in read. The bots are the
 always-call C bots of ``../shared/perf`` (or of this folder where that is missing).
@@ -209,7 +210,7 @@ def main() -> None:
                 record_script(game, options, hands, pinned, script)
                 exe = str(bots[bot])
                 ours = [*ours_cmd, "run", exe, exe, exe, "--hands", str(hands), "--seed", "1",
-                        *flags, "--cpu", str(args.cpu) if pinned else "none"]
+                        *flags, "--cpu", str(args.cpu) if pinned else "auto"]
                 rates: dict[str, list[float]] = {"ours": [], "floor": [], "acpc": []}
                 for rep in range(args.reps):
                     if use_acpc:

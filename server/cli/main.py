@@ -133,7 +133,8 @@ def main() -> None:
 @bot_limit_options
 @click.option("--cpu", default="auto", show_default=True,
               help="Pin the match (server and bots) to one CPU: a number, 'none', or 'auto':"
-                   " a CPU no other match holds, or every CPU when no other match runs.")
+                   " a CPU no other match holds; a match alone tries one CPU and every CPU on"
+                   " its first hands and keeps the faster.")
 @click.option("--transcripts", type=click.Choice(TRANSCRIPTS), default="full",
               show_default=True,
               help="Keep each seat's transcript (seatN.in): always, only when the round does"
