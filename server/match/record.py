@@ -32,9 +32,23 @@ def encode(record: dict) -> str:
     return "".join(parts)
 
 
+#: The JSON text of short strings, as they recur (card texts, action words, keys): the
+#: escaping function is a generic call from compiled code, a dict lookup is not.
+_SHORT: dict[str, str] = {}
+
+
+def _string(text: str) -> str:
+    encoded = _SHORT.get(text)
+    if encoded is None:
+        encoded = encode_basestring_ascii(text)
+        if len(text) <= 16 and len(_SHORT) < 4096:
+            _SHORT[text] = encoded
+    return encoded
+
+
 def _value(value: object, parts: list[str]) -> None:
     if isinstance(value, str):
-        parts.append(encode_basestring_ascii(value))
+        parts.append(_string(value))
     elif value is None:
         parts.append("null")
     elif value is True:
@@ -65,6 +79,10 @@ def _items(items: list | tuple, parts: list[str]) -> None:
         first = False
         if type(item) is int:  # most of a record: chips, seats, streets
             parts.append(str(item))
+        elif type(item) is str:
+            parts.append(_string(item))
+        elif type(item) is list:  # an action, a pot
+            _items(item, parts)
         else:
             _value(item, parts)
     parts.append("]")
@@ -79,8 +97,13 @@ def _object(mapping: dict, parts: list[str]) -> None:
         if type(key) is not str:
             raise _Unusual
         parts.append(separator)
-        parts.append(encode_basestring_ascii(key))
+        parts.append(_string(key))
         parts.append(":")
         separator = ","
-        _value(item, parts)
+        if type(item) is int:
+            parts.append(str(item))
+        elif type(item) is list:
+            _items(item, parts)
+        else:
+            _value(item, parts)
     parts.append("}")
