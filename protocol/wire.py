@@ -237,6 +237,14 @@ class Shape:
         return bool(self.optional) and line.partition(b": ")[0].decode(
             "utf-8", "replace") in self.optional
 
+    def last_lines(self) -> tuple[str, str | None, str]:
+        """The name of the line that ends ``init_round``, ``play`` and ``end_hand`` (None:
+        ``play`` ends with its Action lines): what a client reading a message line by line
+        waits for (the starter kits' clients are written with it)."""
+        return (self.round[-1] if self.round else "EndProb",
+                self.play[-1] if self.play else None,
+                self.end[-1] if self.end else "Pots")
+
     def lines(self, first: bytes, players: int) -> int:
         """How many lines the message starting with line ``first`` has, that line included;
         0 for a line that starts no message."""

@@ -9,6 +9,7 @@ writes, builds, smokes and certifies every kit, with a JUnit report each).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shlex
@@ -85,6 +86,26 @@ def test_new_lists_the_languages_writes_a_kit_and_refuses_bad_input(tmp_path):
     assert on_a_file.returncode == 2
     assert "notes.txt is a file" in on_a_file.stderr
     assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_every_kit_is_written_with_each_game_of_the_protocols_table(tmp_path):
+    """The kits name no game: ``new`` writes each game's rows from the protocol's table."""
+    from pokerbots.protocol import games
+
+    for lang in LANGUAGES:
+        folder = new(tmp_path, lang, f"bot-{lang}")
+        text = "".join(p.read_text() for p in folder.rglob("*") if p.is_file())
+        for mark in (kits.GAMES_MARK, kits.DEFAULT_GAME_MARK, kits.NAME_MARK):
+            assert mark not in text, (lang, mark)
+        for name in games.names():
+            assert f'"{name}"' in text, (lang, name)
+    spec = importlib.util.spec_from_file_location("client", tmp_path / "bot-python" /
+                                                  "pokerclient.py")
+    client = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(client)
+    assert client.LAST_LINE == {name: games.get(name).shape.last_lines()
+                                for name in games.names()}
+    assert client.LAST_LINE["kuhn"] == ("EndProb", None, "Pots")  # as the protocol's example
 
 
 def test_the_python_kit_plays_hold_em_with_carried_stacks_and_rebuys(tmp_path):

@@ -8,7 +8,9 @@ and downloads nothing. :func:`write` copies a kit into a new folder as a submiss
 an executable ``bot`` (or ``bot.py``) once built, with this package's PROTOCOL.md beside it.
 
 The kits are data, not modules of this package: nothing here imports them, and they import
-nothing of pokerbots (a bot runs anywhere, sandboxed or not, with or without pokerbots).
+nothing of pokerbots (a bot runs anywhere, sandboxed or not, with or without pokerbots). What
+a client must know of each game is written into it from the protocol's table of games
+(:mod:`pokerbots.protocol.games`) as the kit is copied, so a kit names no game itself.
 """
 
 from __future__ import annotations
@@ -17,12 +19,19 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from pokerbots.protocol import games
+
 __all__ = ["KITS", "Kit", "KitError", "find", "write"]
 
 HERE = Path(__file__).resolve().parent
 PROTOCOL = HERE.parent / "PROTOCOL.md"
 #: The word in a kit's README that :func:`write` replaces with the new folder's name.
 NAME_MARK = "__NAME__"
+#: The mark of the line (a comment) of a kit's client that :func:`write` replaces with its
+#: table of games (one row per game: the lines that end its messages), and the word it
+#: replaces with the game played when ``POKERBOTS_GAME`` names none.
+GAMES_MARK = "__GAME_LINES__"
+DEFAULT_GAME_MARK = "__DEFAULT_GAME__"
 
 
 class KitError(ValueError):
@@ -47,6 +56,13 @@ class Kit:
     outputs: tuple[str, ...] = ()
     #: Other names ``--lang`` takes for it.
     aliases: tuple[str, ...] = ()
+    #: One row of its client's table of games: ``{name}``, then the lines that end
+    #: ``init_round``, ``play`` and ``end_hand`` (``{round}``, ``{play}``, ``{end}``), each a
+    #: string literal, or ``absent`` where ``play`` ends with its Action lines; rows are joined
+    #: by ``joiner``.
+    row: str = ""
+    absent: str = '""'
+    joiner: str = "\n"
 
     @property
     def folder(self) -> Path:
@@ -64,15 +80,20 @@ class Kit:
 
 
 KITS: tuple[Kit, ...] = (
-    Kit("python", "Python 3, no build", "bot.py", "python3", False, aliases=("py",)),
-    Kit("c", "C99, built with cc", "bot", "cc", True, outputs=("bot",)),
-    Kit("cpp", "C++17, built with c++", "bot", "c++", True, outputs=("bot",), aliases=("c++",)),
+    Kit("python", "Python 3, no build", "bot.py", "python3", False, aliases=("py",),
+        row="    {name}: ({round}, {play}, {end}),", absent="None"),
+    Kit("c", "C99, built with cc", "bot", "cc", True, outputs=("bot",),
+        row="    {{{name}, {round}, {play}, {end}}},", absent="NULL"),
+    Kit("cpp", "C++17, built with c++", "bot", "c++", True, outputs=("bot",), aliases=("c++",),
+        row="            {{{name}, {{{round}, {play}, {end}}}}},"),
     Kit("rust", "Rust, built with rustc (no crates)", "bot", "rustc", True,
-        outputs=("bot", "target", "Cargo.lock")),
+        outputs=("bot", "target", "Cargo.lock"),
+        row="        {name} => [{round}, {play}, {end}],"),
     Kit("java", "Java 11 or later, built with javac", "bot", "javac", True,
-        outputs=("classes",)),
+        outputs=("classes",),
+        row="        Map.entry({name}, new String[] {{{round}, {play}, {end}}})", joiner=",\n"),
     Kit("javascript", "JavaScript on Node.js, no build", "bot", "node", False,
-        aliases=("node", "js")),
+        aliases=("node", "js"), row="  {name}: [{round}, {play}, {end}],", absent="null"),
 )
 
 
@@ -83,6 +104,25 @@ def find(language: str) -> Kit:
             return kit
     raise KitError(f"no kit for {language!r}; the languages are"
                    f" {', '.join(kit.name for kit in KITS)} (pokerbots new --list)")
+
+
+def game_lines(kit: Kit) -> str:
+    """The rows of ``kit``'s table of games, one per game of the protocol's table."""
+    rows = []
+    for name in games.names():
+        first, play, end = games.get(name).shape.last_lines()
+        rows.append(kit.row.format(name=f'"{name}"', round=f'"{first}"', end=f'"{end}"',
+                                   play=kit.absent if play is None else f'"{play}"'))
+    return kit.joiner.join(rows)
+
+
+def _filled(text: str, kit: Kit, name: str) -> str:
+    """A kit file's text with its marks replaced (:data:`NAME_MARK`, :data:`GAMES_MARK`,
+    :data:`DEFAULT_GAME_MARK`)."""
+    lines = [game_lines(kit) if GAMES_MARK in line else line
+             for line in text.split("\n")]
+    return ("\n".join(lines).replace(NAME_MARK, name)
+            .replace(DEFAULT_GAME_MARK, games.DEFAULT))
 
 
 def write(kit: Kit, folder: Path) -> list[Path]:
@@ -102,11 +142,11 @@ def write(kit: Kit, folder: Path) -> list[Path]:
         target = folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         source = kit.folder / relative
-        if relative.name == "README.md":
-            text = source.read_text(encoding="utf-8").replace(NAME_MARK, name)
-            target.write_text(text, encoding="utf-8")
+        data = source.read_bytes()
+        if any(mark.encode() in data for mark in (NAME_MARK, GAMES_MARK, DEFAULT_GAME_MARK)):
+            target.write_text(_filled(data.decode("utf-8"), kit, name), encoding="utf-8")
         else:
-            shutil.copyfile(source, target)
+            target.write_bytes(data)
         # Wheels need not keep the executable bit: set it here, on what runs.
         executable = relative.name in (kit.entry, "build")
         target.chmod(0o755 if executable else 0o644)

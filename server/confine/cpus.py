@@ -109,10 +109,14 @@ class Trial:
         #: Seconds per hand measured spread over every CPU and pinned (None: not yet).
         self.spread: float | None = None
         self.pinned: float | None = None
-        #: Where the match runs now.
-        self.on_one_cpu = False
         self._hand = 0
         self._time = 0.0
+
+    @property
+    def on_one_cpu(self) -> bool:
+        """Where the match runs now: pinned once the spread hands are timed, and unless the
+        pinned ones came out slower."""
+        return self.spread is not None and (self.pinned is None or self.pinned <= self.spread)
 
     def __repr__(self) -> str:
         return f"Trial(cpu={self.cpu})"
@@ -132,12 +136,10 @@ class Trial:
         self._hand, self._time = hands, now
         if self.spread is None:
             self.spread = took / played
-            self.on_one_cpu = True
             place({self.cpu})
             return True
         self.pinned = took / played
-        if self.spread < self.pinned:
-            self.on_one_cpu = False
+        if not self.on_one_cpu:
             place(self.allowed)
             return False
         return None

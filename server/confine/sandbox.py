@@ -236,10 +236,15 @@ def start_probing() -> None:
     if _probe is not None or isolation_problem.cache_info().currsize or _unprobed() is not None:
         return
     try:
-        _probe = subprocess.Popen(isolate(["true"], max_procs=64), stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        _probe = _start_probe()
     except OSError:
         _probe = None  # isolation_problem() tries again and says why
+
+
+def _start_probe() -> subprocess.Popen:
+    """One PID namespace running ``true``: whether bwrap can make them here."""
+    return subprocess.Popen(isolate(["true"], max_procs=64), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
 def _unprobed() -> str | None:
@@ -263,9 +268,7 @@ def isolation_problem() -> str | None:
     probe, _probe = _probe, None
     try:
         if probe is None:
-            probe = subprocess.Popen(isolate(["true"], max_procs=64), stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                     text=True)
+            probe = _start_probe()
         _, stderr = probe.communicate(timeout=10)
     except (OSError, subprocess.SubprocessError) as exc:
         if probe is not None:

@@ -101,8 +101,6 @@ class MatchLog:
                              f" not {transcripts!r}")
         self.path = path
         self.labels = labels
-        self.streets = streets
-        self.ante = ante
         self.transcripts = transcripts
         n = len(labels)
         #: Each seat's transcript (a buffered file, or a :class:`_Discard`).
@@ -129,13 +127,7 @@ class MatchLog:
 
     def hand(self, record: dict) -> None:
         """Write one finished hand, durably (called by the referee's ``on_hand``)."""
-        jsonl = self.hands_jsonl
-        line = memoryview((_encode(record) + "\n").encode())
-        try:
-            while line:  # an unbuffered write may take only part of it
-                line = line[jsonl.write(line):]
-        except OSError as exc:
-            raise _fault(f"writing {jsonl.name}", exc, jsonl.name) from None
+        _write_whole(self.hands_jsonl, (_encode(record) + "\n").encode())
         self.written += 1
         rendered = self._rendered
         rendered.append(self._history.render(record))
@@ -148,14 +140,9 @@ class MatchLog:
 
     def _write_history(self) -> None:
         """Write the hands rendered since the last write to ``hands.txt``."""
-        out = self.hands_txt
-        text = memoryview("".join(self._rendered).encode())
+        text = "".join(self._rendered).encode()
         self._rendered.clear()
-        try:
-            while text:
-                text = text[out.write(text):]
-        except OSError as exc:
-            raise _fault(f"writing {out.name}", exc, out.name) from None
+        _write_whole(self.hands_txt, text)
 
     def flush(self) -> None:
         """Write out every buffer; :class:`ServerFault` names the file that cannot be written."""
@@ -236,6 +223,17 @@ class MatchLog:
         """End ``hands.jsonl`` and ``hands.txt`` with their last complete hand."""
         for name, end in ((HANDS, b"\n"), (HISTORY, b"\n\n")):
             _cut_after_last(self.path / name, end)
+
+
+def _write_whole(out, data: bytes) -> None:
+    """Write all of ``data`` to the unbuffered file ``out`` (a write may take only part of
+    it); :class:`ServerFault` names the file that cannot be written."""
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[out.write(view):]
+    except OSError as exc:
+        raise _fault(f"writing {out.name}", exc, out.name) from None
 
 
 def _fault(doing: str, exc: OSError, path: str) -> ServerFault:

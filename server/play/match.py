@@ -198,7 +198,7 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
         except sandbox.SandboxUnavailable as exc:
             raise MatchSetupError(str(exc)) from None
     trial = config.cpu if isinstance(config.cpu, Trial) else None
-    if trial is not None and any(bot.reply_limit is not None for bot in config.bots):
+    if trial is not None and _person_at_table(config):
         trial = None  # a person at the table: the messages go out as the hand starts, spread
         config = dataclasses.replace(config, cpu=None)
     if config.cpu is not None:
@@ -379,11 +379,16 @@ def _defer(config: MatchConfig) -> bool:
     writes a hand become three). No on several CPUs, where the bots read them at the same
     time, nor with a person at the table (a seat with a reply limit of its own), who should see
     the cards when the hand starts."""
-    if any(bot.reply_limit is not None for bot in config.bots):
+    if _person_at_table(config):
         return False
     if isinstance(config.cpu, Trial):
         return False  # until the trial pins the match
     return config.cpu is not None or len(os.sched_getaffinity(0)) == 1
+
+
+def _person_at_table(config: MatchConfig) -> bool:
+    """Whether a seat has a reply limit of its own: a person plays it."""
+    return any(bot.reply_limit is not None for bot in config.bots)
 
 
 def _pin(cpu: int) -> None:

@@ -11,10 +11,7 @@
 /* For each game, the last line of init_round, play and end_hand (NULL: play ends after the
  * Action lines). Ante and BigBlindAnte lines of init_round are read wherever they come. */
 static const char *const LAST_LINE[][4] = {
-    {"kuhn", "EndProb", NULL, "Pots"},
-    {"leduc", "Game", "Raise", "Totals"},
-    {"holdem-nl", "StackMode", "Raise", "Stacks"},
-    {"holdem-limit", "BetSizes", "Raise", "Stacks"},
+    /* __GAME_LINES__ (one row per game, written by pokerbots new) */
 };
 
 typedef struct {
@@ -23,7 +20,7 @@ typedef struct {
     char value[MAX_FIELDS][512];
 } fields;
 
-static char game[32] = "kuhn";
+static char game[32] = "__DEFAULT_GAME__";
 static int players, button, hand, ncards;
 static char hand_cards[2][4];
 static long bankrolls[POKER_MAX_PLAYERS], deltas[POKER_MAX_PLAYERS];

@@ -14,7 +14,7 @@
 #define POKER_MAX_PLAYERS 16
 
 typedef struct {
-    const char *game;       /* kuhn, leduc, holdem-nl or holdem-limit */
+    const char *game;       /* the game, as --game names it */
     int players;
     int hand;               /* hand number, from 0 */
     int button;             /* seats from you to the button, clockwise */

@@ -41,7 +41,7 @@ inline std::vector<std::string> parse_cards(const std::string& text) {
 
 // A play message: what you need to decide.
 struct State {
-    std::string game;                 // kuhn, leduc, holdem-nl or holdem-limit
+    std::string game;                 // the game, as --game names it
     int players = 0;
     int hand = 0;                     // hand number, from 0
     int button = 0;                   // seats from you to the button, clockwise
@@ -142,7 +142,7 @@ class Client {
 
   private:
     std::function<std::string(const State&)> decide_;
-    std::string game_ = "kuhn";
+    std::string game_ = "__DEFAULT_GAME__";
     int players_ = 0, button_ = 0, hand_ = 0;
     std::vector<std::string> cards_;
     std::vector<long> bankrolls_, deltas_;
@@ -153,10 +153,7 @@ class Client {
     // Ante and BigBlindAnte lines of init_round are read wherever they come.
     std::string last_line(int message) const {
         static const std::map<std::string, std::vector<std::string>> table = {
-            {"kuhn", {"EndProb", "", "Pots"}},
-            {"leduc", {"Game", "Raise", "Totals"}},
-            {"holdem-nl", {"StackMode", "Raise", "Stacks"}},
-            {"holdem-limit", {"BetSizes", "Raise", "Stacks"}},
+            // __GAME_LINES__ (one row per game, written by pokerbots new)
         };
         auto found = table.find(game_);
         if (found == table.end()) throw std::runtime_error("unknown game " + game_);

@@ -22,7 +22,7 @@ public final class Poker {
 
     /** A play message: what you need to decide. */
     public static final class State {
-        public String game;              // kuhn, leduc, holdem-nl or holdem-limit
+        public String game;              // the game, as --game names it
         public int players;
         public int hand;                 // hand number, from 0
         public int button;               // seats from you to the button, clockwise
@@ -82,17 +82,15 @@ public final class Poker {
 
     // The last line of init_round, play and end_hand ("": play ends after the Action lines).
     // Ante and BigBlindAnte lines of init_round are read wherever they come.
-    private static final Map<String, String[]> LAST_LINE = Map.of(
-        "kuhn", new String[] {"EndProb", "", "Pots"},
-        "leduc", new String[] {"Game", "Raise", "Totals"},
-        "holdem-nl", new String[] {"StackMode", "Raise", "Stacks"},
-        "holdem-limit", new String[] {"BetSizes", "Raise", "Stacks"});
+    private static final Map<String, String[]> LAST_LINE = Map.ofEntries(
+        // __GAME_LINES__ (one row per game, written by pokerbots new)
+    );
 
     private final Function<State, String> decide;
     private final BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     private final PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
-    private String game = "kuhn";
+    private String game = "__DEFAULT_GAME__";
     private int players, button, hand;
     private List<String> cards = List.of();
     private long[] bankrolls, deltas;

@@ -12,10 +12,7 @@ const readline = require('readline');
 // For each game, the last line of init_round, play and end_hand (null: play ends after the
 // Action lines). Ante and BigBlindAnte lines of init_round are read wherever they come.
 const LAST_LINE = {
-  kuhn: ['EndProb', null, 'Pots'],
-  leduc: ['Game', 'Raise', 'Totals'],
-  'holdem-nl': ['StackMode', 'Raise', 'Stacks'],
-  'holdem-limit': ['BetSizes', 'Raise', 'Stacks'],
+  // __GAME_LINES__ (one row per game, written by pokerbots new)
 };
 
 /** "3,-1,0" -> [3, -1, 0] */
@@ -26,7 +23,7 @@ const parseCards = (text) => (text === '-' ? [] : text.split(' '));
 /** A play message: what you need to decide. */
 class State {
   constructor(client, words, fronts, fields) {
-    this.game = client.game; // kuhn, leduc, holdem-nl or holdem-limit
+    this.game = client.game; // the game, as --game names it
     this.players = client.players;
     this.hand = client.hand; // hand number, from 0
     this.button = (client.button + client.hand) % client.players; // seats from you, clockwise
@@ -89,7 +86,7 @@ class Client {
   constructor(decide) {
     this.decide = decide;
     this.lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
-    this.game = process.env.POKERBOTS_GAME || 'kuhn';
+    this.game = process.env.POKERBOTS_GAME || '__DEFAULT_GAME__';
     this.players = 0;
     this.button = 0;
     this.hand = 0;

@@ -14,10 +14,7 @@ import sys
 #: For each game, the last line of init_round, play and end_hand (None: play ends after the
 #: Action lines). Ante and BigBlindAnte lines of init_round are read wherever they come.
 LAST_LINE = {
-    "kuhn": ("EndProb", None, "Pots"),
-    "leduc": ("Game", "Raise", "Totals"),
-    "holdem-nl": ("StackMode", "Raise", "Stacks"),
-    "holdem-limit": ("BetSizes", "Raise", "Stacks"),
+    # __GAME_LINES__ (one row per game, written by pokerbots new)
 }
 GOODBYE = "Thank you dealer, have a nice day!"
 
@@ -110,7 +107,7 @@ class Client:
     def __init__(self, decide, stdin=sys.stdin, stdout=sys.stdout):
         self.decide = decide
         self.stdin, self.stdout = stdin, stdout
-        self.game = os.environ.get("POKERBOTS_GAME") or "kuhn"
+        self.game = os.environ.get("POKERBOTS_GAME") or "__DEFAULT_GAME__"
         self.players = 0
         self.bankrolls = []
         self.button = 0

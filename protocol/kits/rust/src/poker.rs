@@ -31,7 +31,7 @@ pub fn parse_cards(text: &str) -> Vec<String> {
 /// A play message: what you need to decide.
 #[derive(Debug, Default)]
 pub struct State {
-    pub game: String, // kuhn, leduc, holdem-nl or holdem-limit
+    pub game: String, // the game, as --game names it
     pub players: usize,
     pub hand: u64,          // hand number, from 0
     pub button: usize,      // seats from you to the button, clockwise
@@ -113,10 +113,7 @@ impl State {
 /// Ante and BigBlindAnte lines of init_round are read wherever they come.
 fn last_line(game: &str, message: usize) -> &'static str {
     let lines = match game {
-        "kuhn" => ["EndProb", "", "Pots"],
-        "leduc" => ["Game", "Raise", "Totals"],
-        "holdem-nl" => ["StackMode", "Raise", "Stacks"],
-        "holdem-limit" => ["BetSizes", "Raise", "Stacks"],
+        // __GAME_LINES__ (one row per game, written by pokerbots new)
         _ => panic!("unknown game {}", game),
     };
     lines[message]
@@ -327,7 +324,7 @@ pub fn run(decide: &dyn Fn(&State) -> String) {
     let mut client = Client {
         input: io::stdin().lock(),
         output: io::stdout().lock(),
-        game: game.unwrap_or_else(|| "kuhn".to_string()),
+        game: game.unwrap_or_else(|| "__DEFAULT_GAME__".to_string()),
         players: 0,
         button: 0,
         hand: 0,
