@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 from json.encoder import encode_basestring_ascii
+from typing import Final
 
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
 
@@ -34,7 +35,7 @@ def encode(record: dict) -> str:
 
 #: The JSON text of short strings, as they recur (card texts, action words, keys): the
 #: escaping function is a generic call from compiled code, a dict lookup is not.
-_SHORT: dict[str, str] = {}
+_SHORT: Final[dict[str, str]] = {}
 
 
 def _string(text: str) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 from pokerbots.protocol import wire
 from pokerbots.protocol.wire import GOODBYE, Kind, Legal, WireError, join, rotate
@@ -46,9 +46,9 @@ class Exchange:
         self.kinds = kinds
 
 
-_READY = b"READY"
-_FOLDED = wire.action_line("FOLD", 0)  # a player who folded on an earlier street
-_PASS = {chips: wire.action_line("PASS", chips) for chips in range(64)}
+_READY: Final = b"READY"
+_FOLDED: Final = wire.action_line("FOLD", 0)  # a player who folded on an earlier street
+_PASS: Final = {chips: wire.action_line("PASS", chips) for chips in range(64)}
 
 
 class _Part:

@@ -17,6 +17,7 @@ import select
 import signal
 import subprocess
 from pathlib import Path
+from typing import Final
 
 import trio
 
@@ -26,7 +27,7 @@ from pokerbots.server.errors import ServerFault
 from pokerbots.server.seats.bots import BotSpec
 
 #: A reply longer than this is refused rather than buffered without end.
-MAX_LINE = 4096
+MAX_LINE: Final = 4096
 
 
 class PipeClosed(Exception):

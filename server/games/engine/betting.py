@@ -33,6 +33,7 @@ Performance: per action the work is a scan of the seats with no allocation beyon
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from pokerbots.protocol.wire import Legal
 from pokerbots.server.games.base import Deal, Game, IllegalMove, Street
@@ -41,10 +42,10 @@ from pokerbots.server.games.base import Deal, Game, IllegalMove, Street
 UNLIMITED = 1 << 62
 
 # Legal answers are immutable and recur often: share them (bounded, cleared when full).
-_LEGAL: dict = {}
-_LEGAL_CACHE = 4096
+_LEGAL: Final[dict] = {}
+_LEGAL_CACHE: Final = 4096
 
-_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_ORDERS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
 
 
 #: What :meth:`Hand.clone` copies: the state that changes as a hand is played.
@@ -100,6 +101,11 @@ class Hand:
         self.revealed = 0
         self._shown_board = 0
         self._board_text = "-"
+        # What the play and end_hand lines last wrote, kept while it holds (see _field).
+        self._pot = -1
+        self._pot_text = ""
+        self._stacks = _Ring()
+        self._totals = _Ring()
         # acted[s]: the table bet s left or faced at its latest action this street, -1 if none.
         self.acted: list[int] = [-1] * n
         self._shown: list[bool] = [False] * n
@@ -391,21 +397,46 @@ class Hand:
         if number == 0:  # Board
             return self.board_text()
         if number == 1:  # Pot
-            return str(_sum(self.total) - _sum(self.front))
+            pot = _sum(self.total) - _sum(self.front)
+            if pot != self._pot:
+                self._pot = pot
+                self._pot_text = str(pot)
+            return self._pot_text
         if number == 2:  # Stacks
-            return _by_view(self.stack, view)
+            return self._stacks.view(self.stack, view)
         if number == 3:  # Raise
             rr = self._raise_range() if self.to_act is not None else None
-            return "-" if rr is None else f"{rr[0]},{rr[1]}"
-        return _by_view(self.total, view)  # Totals
+            if rr is None:
+                return "-"
+            text = _RAISE_TEXTS.get(rr)
+            if text is None:
+                text = f"{rr[0]},{rr[1]}"
+                if len(_RAISE_TEXTS) >= _TEXTS_KEPT:
+                    _RAISE_TEXTS.clear()
+                _RAISE_TEXTS[rr] = text
+            return text
+        return self._totals.view(self.total, view)  # Totals
 
     def play_lines(self, view: int) -> str:
         """The lines the game adds to a ``play`` message for seat ``view`` (its shape's)."""
-        return "".join([f"{head}{self._field(number, view)}\n" for head, number in self._play])
+        return self._lines(self._play, view)
 
     def end_lines(self, view: int) -> str:
         """The lines the game adds to an ``end_hand`` message for seat ``view``."""
-        return "".join([f"{head}{self._field(number, view)}\n" for head, number in self._end])
+        return self._lines(self._end, view)
+
+    def _lines(self, lines: _Lines, view: int) -> str:
+        # One join of every piece (each heading but the first starts with the newline that
+        # ends the line before): an f-string per line and a join of the lines cost twice as
+        # much, in every play message.
+        if not lines:
+            return ""
+        parts: list[str] = []
+        for head, number in lines:
+            parts.append(head)
+            parts.append(self._field(number, view))
+        parts.append("\n")
+        return "".join(parts)
 
     def record(self) -> dict:
         """What the machine-readable hand history records beyond the common facts."""
@@ -437,16 +468,64 @@ def _sum(chips: list[int]) -> int:
     return total
 
 
-def _by_view(chips: list[int], view: int) -> str:
-    """``chips`` per seat, from seat ``view`` on, comma-separated."""
-    n = len(chips)
-    return ",".join([str(chips[(view + i) % n]) for i in range(n)])
+class _Ring:
+    """The chips of every seat as a line's value, ``chips`` from seat ``view`` on,
+    comma-separated (``"19900,19950,20150"``), as each seat sees them.
+
+    Stacks go out in every Hold'em play message and change only when chips move: the text
+    is made once for every view (the seats' chips written twice around the table, cut at the
+    view) and made again only when the chips differ from those it was made from."""
+
+    def __init__(self) -> None:
+        self.chips: list[int] = []
+        self.text = ""
+        self.cuts: list[int] = []
+        self.width = 0
+
+    def view(self, chips: list[int], view: int) -> str:
+        made = self.chips
+        n = len(chips)
+        if len(made) != n:
+            self._make(chips)
+        else:
+            for s in range(n):
+                if chips[s] != made[s]:
+                    self._make(chips)
+                    break
+        start = self.cuts[view]
+        return self.text[start:start + self.width]
+
+    def _make(self, chips: list[int]) -> None:
+        self.chips = list(chips)
+        key = tuple(chips)
+        made = _RING_TEXTS.get(key)
+        if made is None:
+            texts = [str(c) for c in chips]
+            cuts: list[int] = []
+            at = 0
+            for text in texts:
+                cuts.append(at)
+                at += len(text) + 1
+            once = ",".join(texts)
+            made = (once + "," + once, cuts, len(once))
+            if len(_RING_TEXTS) >= _TEXTS_KEPT:
+                _RING_TEXTS.clear()
+            _RING_TEXTS[key] = made
+        self.text, self.cuts, self.width = made
+
+
+#: The texts of the play and end_hand lines as they recur from hand to hand (the same stacks
+#: after the same calls, the same raise sizes), by the values they were made from; bounded,
+#: emptied when full.
+_RAISE_TEXTS: Final[dict[tuple[int, int], str]] = {}
+_RING_TEXTS: Final[dict[tuple[int, ...], tuple[str, list[int], int]]] = {}
+_TEXTS_KEPT: Final = 4096
 
 
 _Lines = list[tuple[str, int]]
 #: id(shape) -> (shape, lines). Keyed by identity, not by value: hashing a frozen dataclass
 #: runs Python code, once a hand. Holding the shape keeps its id from being reused.
-_RENDERERS: dict[int, tuple[object, tuple[_Lines, _Lines]]] = {}
+_RENDERERS: Final[dict[int, tuple[object, tuple[_Lines, _Lines]]]] = {}
 
 
 def _renderers(shape) -> tuple[_Lines, _Lines]:
@@ -454,8 +533,10 @@ def _renderers(shape) -> tuple[_Lines, _Lines]:
     shape."""
     entry = _RENDERERS.get(id(shape))
     if entry is None:
-        play = [(f"{name}: ", FIELDS.index(name)) for name in shape.play]
-        end = [(f"{name}: ", FIELDS.index(name)) for name in shape.end]
+        play = [(("\n" if k else "") + f"{name}: ", FIELDS.index(name))
+                for k, name in enumerate(shape.play)]
+        end = [(("\n" if k else "") + f"{name}: ", FIELDS.index(name))
+               for k, name in enumerate(shape.end)]
         entry = _RENDERERS[id(shape)] = (shape, (play, end))
     return entry[1]
 
