@@ -28,6 +28,9 @@ class HandHistory:
     def __init__(self, labels: list[str], streets=(), ante: int = 0) -> None:
         self.players = len(labels)
         self.names = [f"{label} (seat {s})" for s, label in enumerate(labels)]
+        # The lines that recur in every hand, made once.
+        self.checks = [f"  {name} checks" for name in self.names]
+        self.folds = [f"  {name} folds" for name in self.names]
         self.streets = list(streets)
         self.ante = ante
         self.headed = len(self.streets) > 1
@@ -87,21 +90,22 @@ class HandHistory:
                 if headed:
                     lines.append(self._heading(street, board))
             mine = front[seat]
-            table = _largest(front)
             if word == "FOLD":
-                text = "folds"
-            elif value == mine:
-                text = "checks"
-            elif value <= table:
+                lines.append(self.folds[seat])
+                continue
+            if value == mine:
+                # A check never puts a seat all-in: it had chips left to act.
+                lines.append(self.checks[seat])
+                continue
+            table = _largest(front)
+            if value <= table:
                 text = f"calls {value - mine}"
             elif table > (ante if street == 0 else 0):
                 text = f"raises to {value}"
             else:
                 text = f"bets {value - mine}"
             front[seat] = value
-            if word != "FOLD":
-                text += _all_in(stacks, earlier, front, seat)
-            lines.append(f"  {names[seat]} {text}")
+            lines.append(f"  {names[seat]} {text}{_all_in(stacks, earlier, front, seat)}")
         # Streets dealt with no betting left (everyone all-in but one, or all).
         streets = len(self.streets)
         while headed and street + 1 < streets and self.shown_after[street + 1] <= len(board):
