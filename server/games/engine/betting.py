@@ -301,8 +301,14 @@ class Hand:
         if self._return:
             # The uncalled part of the largest bet goes back to its owner (antes are no bets).
             bets = total if antes is None else [t - a for t, a in zip(total, antes)]
-            top = max(range(n), key=bets.__getitem__)
-            second = max([bets[s] for s in range(n) if s != top])
+            top = 0  # the first seat with the largest bet, and the largest of the others
+            for s in range(1, n):
+                if bets[s] > bets[top]:
+                    top = s
+            second = bets[1] if top == 0 else bets[0]
+            for s in range(n):
+                if s != top and bets[s] > second:
+                    second = bets[s]
             if bets[top] > second:
                 self.returned = back = bets[top] - second
                 total[top] -= back
@@ -312,7 +318,7 @@ class Hand:
         pots = self._pots
         if len(live) == 1:
             winner = live[0]
-            amount = sum(total)
+            amount = _sum(total)
             stack[winner] += amount
             pots.append((amount, winner))
         else:
@@ -327,9 +333,9 @@ class Hand:
             prev = 0
             for i, level in enumerate(levels):
                 if i == len(levels) - 1:
-                    amount = sum(total) - paid  # (nothing can lie above the top level)
+                    amount = _sum(total) - paid  # (nothing can lie above the top level)
                 else:
-                    amount = sum([min(t, level) - min(t, prev) for t in bets])
+                    amount = _between(bets, prev, level)
                     if i == 0:
                         amount += dead
                 prev = level
@@ -459,9 +465,17 @@ class Hand:
 FIELDS = ("Board", "Pot", "Stacks", "Raise", "Totals")
 
 
+def _between(bets: list[int], low: int, high: int) -> int:
+    """The chips of ``bets`` between the levels ``low`` and ``high``: one pot's size."""
+    total = 0
+    for t in bets:
+        total += (t if t < high else high) - (t if t < low else low)
+    return total
+
+
 def _sum(chips: list[int]) -> int:
     """``sum(chips)`` as native arithmetic: the builtin is a generic call from compiled code,
-    twice in every Hold'em play message."""
+    twice in every Hold'em play message and in every showdown."""
     total = 0
     for c in chips:
         total += c
