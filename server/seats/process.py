@@ -26,6 +26,9 @@ from pokerbots.server.confine.limits import ResourceLimits
 from pokerbots.server.errors import ServerFault
 from pokerbots.server.seats.bots import BotSpec
 
+#: os.write, bound once (compiled code looks a module's attribute up at every call).
+_write: Final = os.write
+
 #: A reply longer than this is refused rather than buffered without end.
 MAX_LINE: Final = 4096
 
@@ -111,7 +114,7 @@ class BotProcess:
     def write_nowait(self, data: bytes) -> bytes:
         """Write what the pipe takes now; return the rest (usually nothing)."""
         try:
-            written = os.write(self.wfd, data)
+            written = _write(self.wfd, data)
         except BlockingIOError:
             return data
         except BrokenPipeError:

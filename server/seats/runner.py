@@ -21,7 +21,7 @@ import secrets
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -108,6 +108,9 @@ class ProcessTable:
         n = len(bots)
         self.bots = bots
         self.transcripts = transcripts
+        # Each transcript's write, looked up once: a method call from compiled code looks the
+        # method up at every message.
+        self._record: list[Callable[[bytes], object]] = [t.write for t in transcripts]
         self.clocks = clocks
         self.limits = limits
         self._rest = [b""] * n
@@ -131,7 +134,7 @@ class ProcessTable:
                 self._read[seat] = 0
                 self._top_up(seat, kinds[seat])
             self._t0[seat] = self._mark = _now()
-            self.transcripts[seat].write(message)
+            self._record[seat](message)
             self._rest[seat] = self.bots[seat].write_nowait(message)
             return
         limits = self.limits
@@ -143,7 +146,7 @@ class ProcessTable:
                 self._read[s] = 0
                 self._top_up(s, kinds[s])
             self._t0[s] = now
-            self.transcripts[s].write(message)
+            self._record[s](message)
             self._rest[s] = self.bots[s].write_nowait(message)
 
     def _top_up(self, seat: int, kinds: tuple[Kind, ...]) -> None:
