@@ -72,6 +72,9 @@ class PidsGroup:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._procs = str(path / "cgroup.procs")
+        # v1 joins through ``tasks`` (see join); v2 has no such file.
+        tasks = path / "tasks"
+        self._tasks = str(tasks) if tasks.exists() else None
 
     @classmethod
     def create(cls, name: str, limit: int) -> PidsGroup:
@@ -81,10 +84,22 @@ class PidsGroup:
         return cls(path)
 
     def join(self) -> None:
-        """Move the calling process into the group (run in the child before ``exec``)."""
-        fd = os.open(self._procs, os.O_WRONLY)
+        """Move the calling process into the group (run in the child before ``exec``, where
+        it has one thread).
+
+        In v1 the thread moves itself through ``tasks`` ("0": the writer): moving a whole
+        process through ``cgroup.procs`` takes the kernel's lock on every thread group, and
+        the first taker waits out an RCU grace period, 10-17 ms of an idle CPU at the start
+        of every match on a 2-CPU VM; a thread moving itself needs no such lock (0.1 ms).
+        A one-thread process that moved its thread has moved, and all it starts follows."""
+        if self._tasks is not None:
+            fd = os.open(self._tasks, os.O_WRONLY)
+            text = b"0"
+        else:
+            fd = os.open(self._procs, os.O_WRONLY)
+            text = str(os.getpid()).encode()
         try:
-            os.write(fd, str(os.getpid()).encode())
+            os.write(fd, text)
         finally:
             os.close(fd)
 
