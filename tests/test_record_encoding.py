@@ -13,12 +13,14 @@ def _dumps(value) -> str:
 
 
 def _random_value(rng: random.Random, depth: int = 0):
-    kinds = ["int", "str", "float", "none", "bool", "big"]
+    kinds = ["int", "small", "str", "float", "none", "bool", "big"]
     if depth < 3:
         kinds += ["list", "tuple", "dict", "dict"]
     kind = rng.choice(kinds)
     if kind == "int":
         return rng.randint(-10**6, 10**6)
+    if kind == "small":  # seats, streets, BET 0: the encoder keeps their texts, up to 1023
+        return rng.choice([0, 1, 9, 10, 1023, 1024, 1025, -1])
     if kind == "big":
         return rng.choice([10**20, -(10**18) - 7, 2**63])
     if kind == "str":

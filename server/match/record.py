@@ -47,6 +47,28 @@ def _string(text: str) -> str:
     return encoded
 
 
+#: The text of the small ints a record is full of (seats, streets, BET 0): a native index,
+#: where str() of an int is a generic call from compiled code.
+_SMALL: Final[list[str]] = [str(i) for i in range(1024)]
+
+
+def _int(value: int) -> str:
+    return _SMALL[value] if 0 <= value < 1024 else str(value)
+
+
+#: Each key's JSON text with its colon (``"hand":``), as the keys recur in every record.
+_KEYS: Final[dict[str, str]] = {}
+
+
+def _key(key: str) -> str:
+    text = _KEYS.get(key)
+    if text is None:
+        text = _string(key) + ":"
+        if len(_KEYS) < 4096:
+            _KEYS[key] = text
+    return text
+
+
 def _value(value: object, parts: list[str]) -> None:
     if isinstance(value, str):
         parts.append(_string(value))
@@ -57,7 +79,7 @@ def _value(value: object, parts: list[str]) -> None:
     elif value is False:
         parts.append("false")
     elif type(value) is int:
-        parts.append(str(value))
+        parts.append(_int(value))
     elif type(value) is list or type(value) is tuple:
         _items(value, parts)  # type: ignore[arg-type]
     elif type(value) is dict:
@@ -79,7 +101,7 @@ def _items(items: list | tuple, parts: list[str]) -> None:
             parts.append(",")
         first = False
         if type(item) is int:  # most of a record: chips, seats, streets
-            parts.append(str(item))
+            parts.append(_int(item))
         elif type(item) is str:
             parts.append(_string(item))
         elif type(item) is list:  # an action, a pot
@@ -98,11 +120,10 @@ def _object(mapping: dict, parts: list[str]) -> None:
         if type(key) is not str:
             raise _Unusual
         parts.append(separator)
-        parts.append(_string(key))
-        parts.append(":")
+        parts.append(_key(key))
         separator = ","
         if type(item) is int:
-            parts.append(str(item))
+            parts.append(_int(item))
         elif type(item) is list:
             _items(item, parts)
         else:
