@@ -190,6 +190,8 @@ class Pair:
             self.fail(f"to act: ours seat {seat}, PokerKit seat {self.seat[pk.actor_index]}")
         i = pk.actor_index
         legal = ours.legal()
+        if ours.call_value() != legal.call:  # the referee's quick judging of a check or call
+            self.fail(f"call value: {ours.call_value()}, the legal answer's {legal.call}")
         if legal.front != pk.bets[i]:
             self.fail(f"front: ours {legal.front}, PokerKit {pk.bets[i]}")
         if legal.call - legal.front != pk.checking_or_calling_amount:

@@ -365,12 +365,15 @@ class Referee:
 
     def _judge_action(self, hand: Hand, seat: int, reply: bytes, message: bytes
                       ) -> tuple[str, int]:
-        legal = hand.legal()
         try:
             word, value = wire.read_action(reply)
         except WireError as exc:
             raise self.fault(seat, Kind.PLAY, str(exc), sent=message, received=reply,
-                             legal=legal) from None
+                             legal=hand.legal()) from None
+        if word == b"BET" and value == hand.call_value():
+            hand.call()  # a check or a call, always legal: most replies, judged at once
+            return "BET", value
+        legal = hand.legal()
         why = legal.refusal(word, value)
         if why is not None:
             raise self.fault(seat, Kind.PLAY, why, sent=message, received=reply, legal=legal)

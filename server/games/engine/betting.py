@@ -204,6 +204,16 @@ class Hand:
             _LEGAL[key] = legal
         return legal
 
+    def call_value(self) -> int:
+        """The ``BET`` value that checks or calls for the seat in :attr:`to_act` (its
+        :meth:`legal` answer's ``call``: the table bet, or all its chips when they are
+        fewer)."""
+        s = self.to_act
+        if s is None:
+            raise IllegalMove("the hand is over")
+        most = self.front[s] + self.stack[s]
+        return self.bet if self.bet < most else most
+
     def call(self) -> None:
         """Check or call for the seat to act."""
         s = self.to_act
