@@ -303,6 +303,9 @@ def _conduct(results, out: Path, pool, limits: dict, *, resumed: bool,
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, on_term)
+    # Ctrl-C stops the tournament even where it started with SIGINT ignored (a background
+    # job of a script, which the shell starts so), as it stops `pokerbots run`.
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         for row in results.reset_running():
             _remove_match_folder(out, row["log_dir"])
@@ -348,6 +351,7 @@ def _conduct(results, out: Path, pool, limits: dict, *, resumed: bool,
         return ending
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
         results.close()
 
 
