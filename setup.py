@@ -14,6 +14,7 @@ first. Everything else about the package is in pyproject.toml.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -26,13 +27,19 @@ HERE = Path(__file__).resolve().parent
 #: them is compiled (not their subfolders: the relay programs run with ``python -m``), and the
 #: protocol's wire format, the one module of the bot authors' package on that path.
 COMPILED_FOLDERS = ["server/games/engine", "server/match", "server/seats"]
-COMPILED_FILES = ["protocol/wire.py", "server/games/base.py", "server/games/kuhn.py",
-                  "server/games/leduc.py", "server/games/holdem.py", "server/logs/writer.py"]
+COMPILED_FILES = ["protocol/wire.py", "server/games/base.py", "server/logs/writer.py"]
+
+
+def game_modules() -> list[str]:
+    """Every game of the registry: a module of server/games that declares ``GAMES`` (see
+    server/games/__init__.py); each hand is dealt, judged and ended there."""
+    return sorted(str(p.relative_to(HERE)) for p in (HERE / "server" / "games").glob("*.py")
+                  if re.search(r"^GAMES\b", p.read_text(encoding="utf-8"), re.MULTILINE))
 
 
 def compiled() -> list[str]:
     """Every source mypyc compiles, relative to the staged root."""
-    files = [*COMPILED_FILES]
+    files = [*COMPILED_FILES, *game_modules()]
     for folder in COMPILED_FOLDERS:
         files += sorted(str(p.relative_to(HERE)) for p in (HERE / folder).glob("*.py"))
     return files

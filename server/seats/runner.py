@@ -107,7 +107,6 @@ class ProcessTable:
                  limits: Limits) -> None:
         n = len(bots)
         self.bots = bots
-        self.transcripts = transcripts
         # Each transcript's write, looked up once: a method call from compiled code looks the
         # method up at every message.
         self._record: list[Callable[[bytes], object]] = [t.write for t in transcripts]

@@ -41,9 +41,8 @@ from pokerbots.server.games.base import Deal, Game, IllegalMove, Street
 #: A stack that never runs out (games without stacks); never shown to anyone.
 UNLIMITED = 1 << 62
 
-# Legal answers are immutable and recur often: share them (bounded, cleared when full).
+# Legal answers are immutable and recur often: share them (see _keep).
 _LEGAL: Final[dict] = {}
-_LEGAL_CACHE: Final = 4096
 
 _ORDERS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
 
@@ -195,13 +194,11 @@ class Hand:
         key = (front, bet if bet < most else most, bet > front, rr, bet > self._base)
         legal = _LEGAL.get(key)
         if legal is None:
-            if len(_LEGAL) >= _LEGAL_CACHE:
-                _LEGAL.clear()
             if rr is None:
                 legal = Legal(front, key[1], key[2], opened=key[4])
             else:
                 legal = Legal(front, key[1], key[2], rr[0], rr[1], opened=key[4])
-            _LEGAL[key] = legal
+            _keep(_LEGAL, key, legal)
         return legal
 
     def call_value(self) -> int:
@@ -427,9 +424,7 @@ class Hand:
             text = _RAISE_TEXTS.get(rr)
             if text is None:
                 text = f"{rr[0]},{rr[1]}"
-                if len(_RAISE_TEXTS) >= _TEXTS_KEPT:
-                    _RAISE_TEXTS.clear()
-                _RAISE_TEXTS[rr] = text
+                _keep(_RAISE_TEXTS, rr, text)
             return text
         return self._totals.view(self.total, view)  # Totals
 
@@ -532,18 +527,24 @@ class _Ring:
                 at += len(text) + 1
             once = ",".join(texts)
             made = (once + "," + once, cuts, len(once))
-            if len(_RING_TEXTS) >= _TEXTS_KEPT:
-                _RING_TEXTS.clear()
-            _RING_TEXTS[key] = made
+            _keep(_RING_TEXTS, key, made)
         self.text, self.cuts, self.width = made
 
 
 #: The texts of the play and end_hand lines as they recur from hand to hand (the same stacks
-#: after the same calls, the same raise sizes), by the values they were made from; bounded,
-#: emptied when full.
+#: after the same calls, the same raise sizes), by the values they were made from (see _keep).
 _RAISE_TEXTS: Final[dict[tuple[int, int], str]] = {}
 _RING_TEXTS: Final[dict[tuple[int, ...], tuple[str, list[int], int]]] = {}
-_TEXTS_KEPT: Final = 4096
+#: The most entries a table of this module keeps: one that reaches it starts again empty.
+_KEPT: Final = 4096
+
+
+def _keep(table: dict, key: object, value: object) -> None:
+    """Keep ``value`` under ``key`` in one of this module's tables of things worked out
+    before, bounded by :data:`_KEPT`."""
+    if len(table) >= _KEPT:
+        table.clear()
+    table[key] = value
 
 
 _Lines = list[tuple[str, int]]
