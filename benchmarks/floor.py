@@ -2,7 +2,7 @@
 """How close is `pokerbots run` to the limit? Ours over the floor beside ours over ACPC.
 
     python benchmarks/floor.py [--reps R] [--kuhn-hands N] [--holdem-hands N] [--cpu K]
-                               [--no-acpc] [--counts] [-- POKERBOTS COMMAND...]
+                               [--no-acpc] [--counts] [--budget] [-- POKERBOTS COMMAND...]
 
 The floor is ``floor_dealer.c`` (built here with cc): a dealer that starts the same bots on
 pipes and sends them the very bytes `pokerbots run` sends, write for write, reading the
@@ -26,6 +26,13 @@ three interleaved so that load hits them alike.
 process's CPU (user + system), system calls and context switches, counted by ``perf stat
 --no-inherit`` (the dealer alone, not its bots); ours less a 1-hand match (start-up and
 teardown), the floor whole.
+
+--budget adds what the goals leave for a hand, since the whole command is timed: ours' start-up
+(a 1-hand match), the part of it no design that keeps trio, click and rich can avoid (this
+Python importing them), the wall time a hand takes ours (less the start-up) and the floor, and
+the most a hand may take ours for ours ÷ ACPC to reach issue 25's goal (1.5 Kuhn, 2.0 no-limit
+Hold'em) with no more start-up than those imports, also as a multiple of the floor's. Medians of
+--reps, each run beside the others of its row; it needs the ACPC dealer.
 """
 
 from __future__ import annotations
@@ -52,6 +59,12 @@ HERE = Path(__file__).resolve().parent
 PERF = next((p for p in (HERE.parent.parent / "shared" / "perf",
                          HERE.parent.parent.parent / "shared" / "perf") if p.exists()),
             HERE.parent.parent / "shared" / "perf")
+
+#: Issue 25's goal for ours ÷ ACPC, in both modes.
+GOALS = {"kuhn": 1.5, "holdem-nl": 2.0}
+#: What a run of ours imports from the libraries the design names (trio for the processes,
+#: click for the command line, rich for the results).
+LIBRARIES = "import trio, click, rich.console, rich.table"
 
 GAMES = {
     "kuhn": ("kuhn", {}, [], "kuhn_call_bot", "kuhn.limit.3p.game"),
@@ -180,6 +193,8 @@ def main() -> None:
     parser.add_argument("--no-acpc", action="store_true", help="skip the ACPC dealer")
     parser.add_argument("--counts", action="store_true",
                         help="also CPU, system calls and context switches per hand (perf stat)")
+    parser.add_argument("--budget", action="store_true",
+                        help="also the start-up, and the time a hand may take for the goals")
     parser.add_argument("--modes", default="free,pinned", help="free, pinned or both")
     parser.add_argument("ours", nargs="*", help="the server command (default: pokerbots beside"
                         " this Python)")
@@ -195,6 +210,11 @@ def main() -> None:
             bots[bot] = have if have is not None and have.exists() else cc(HERE / f"{bot}.c",
                                                                             tmp)
         use_acpc = binaries is not None and not args.no_acpc
+        if args.budget and not use_acpc:
+            raise SystemExit("--budget needs the ACPC dealer (../shared/perf)")
+        python = Path(ours_cmd[0]).with_name("python")
+        python_cmd = str(python) if python.exists() else sys.executable
+        budgets = []
         print(f"ours: {' '.join(ours_cmd)}; medians of {args.reps}; {os.cpu_count()} CPUs")
         print(f"{'game':10} {'mode':14} {'ours h/s':>9} {'floor h/s':>10} {'ACPC h/s':>9}"
               f" {'ours/floor':>11} {'ours/ACPC':>10}")
@@ -211,22 +231,29 @@ def main() -> None:
                 exe = str(bots[bot])
                 ours = [*ours_cmd, "run", exe, exe, exe, "--hands", str(hands), "--seed", "1",
                         *flags, "--cpu", str(args.cpu) if pinned else "auto"]
-                rates: dict[str, list[float]] = {"ours": [], "floor": [], "acpc": []}
+                one = [*ours[:ours.index("--hands") + 1], "1", *ours[ours.index("--hands") + 2:]]
+                times: dict[str, list[float]] = {"ours": [], "floor": [], "acpc": [],
+                                                 "start": [], "libraries": []}
                 for rep in range(args.reps):
                     if use_acpc:
-                        rates["acpc"].append(hands / acpc(binaries, game_file, hands, pin, tmp))
-                    rates["floor"].append(hands / timed([*pin, *dealer, str(script), exe])[0])
+                        times["acpc"].append(acpc(binaries, game_file, hands, pin, tmp))
+                    times["floor"].append(timed([*pin, *dealer, str(script), exe])[0])
                     logs = tmp / f"logs-{label}-{mode}-{rep}"
-                    rates["ours"].append(hands / timed([*ours, "--logs", str(logs)],
-                                                       stdin=subprocess.DEVNULL)[0])
+                    times["ours"].append(timed([*ours, "--logs", str(logs)],
+                                               stdin=subprocess.DEVNULL)[0])
+                    if args.budget:
+                        times["start"].append(timed([*one, "--logs", str(logs)],
+                                                    stdin=subprocess.DEVNULL)[0])
+                        times["libraries"].append(timed([*pin, python_cmd, "-c", LIBRARIES])[0])
                     shutil.rmtree(logs, ignore_errors=True)
-                med = {k: statistics.median(v) if v else float("nan") for k, v in rates.items()}
+                took = {k: statistics.median(v) if v else float("nan") for k, v in times.items()}
+                med = {k: hands / took[k] for k in ("ours", "floor", "acpc")}
+                if args.budget:
+                    budgets.append((label, mode, hands, took))
                 print(f"{label:10} {mode:14} {med['ours']:9,.0f} {med['floor']:10,.0f}"
                       f" {med['acpc']:9,.0f} {med['ours'] / med['floor']:11.2f}"
                       f" {med['ours'] / med['acpc']:10.2f}", flush=True)
                 if args.counts:
-                    one = [*ours[:ours.index("--hands") + 1], "1",
-                           *ours[ours.index("--hands") + 2:]]
                     whole = counts([*ours, "--logs", str(tmp / "c1")])
                     start = counts([*one, "--logs", str(tmp / "c2")])
                     shutil.rmtree(tmp / "c1", ignore_errors=True)
@@ -242,6 +269,22 @@ def main() -> None:
                 for who, row in (("ours", ours_row), ("floor", floor_row)):
                     print(f"{label:10} {mode:8} {who:6} {row['cpu']:7.1f} {row['syscalls']:9.1f}"
                           f" {row['switches']:9.2f}")
+        if budgets:
+            print_budgets(budgets)
+
+
+def print_budgets(budgets: list) -> None:
+    """The --budget table: milliseconds for the start-up, microseconds of wall time a hand."""
+    print("\nwhat the goals leave for a hand (wall time; start-up ms, a hand us):")
+    print(f"{'game':10} {'mode':8} {'start-up':>8} {'libraries':>9} {'ours':>7} {'floor':>7}"
+          f" {'goal':>5} {'allowed':>8} {'÷ floor':>8}")
+    for label, mode, hands, took in budgets:
+        ours = (took["ours"] - took["start"]) / (hands - 1) * 1e6
+        floor = took["floor"] / hands * 1e6
+        goal = GOALS[label]
+        allowed = (took["acpc"] / goal - took["libraries"]) / hands * 1e6
+        print(f"{label:10} {mode:8} {took['start'] * 1e3:8.0f} {took['libraries'] * 1e3:9.0f}"
+              f" {ours:7.1f} {floor:7.1f} {goal:5.1f} {allowed:8.1f} {allowed / floor:8.2f}")
 
 
 if __name__ == "__main__":
