@@ -26,7 +26,7 @@ from pokerbots.server.confine import fairness, sandbox
 from pokerbots.server.confine.cpus import claim_cpu
 from pokerbots.server.play.match import MatchConfig, run_match
 from pokerbots.server.seats.arguments import parse_bot
-from pokerbots.server.seats.runner import Limits
+from pokerbots.server.seats.limits import Limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from match import build as build_c_bot  # noqa: E402

@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pokerbots.server.play.match import limits_as_dict, limits_from_options
+from pokerbots.server.play.options import limits_as_dict, limits_from_options
 from pokerbots.server.tournament import plan, results_store, standings
 from pokerbots.server.tournament.entrants import parse_entrants
 from pokerbots.server.tournament.job import job_for, play_match_job

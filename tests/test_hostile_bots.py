@@ -21,10 +21,11 @@ import trio
 
 from pokerbots.server.confine import cgroup, reaper, sandbox
 from pokerbots.server.confine.limits import ResourceLimits
-from pokerbots.server.play.match import MatchConfig, MatchSetupError, prepare, run_match
+from pokerbots.server.play.match import MatchConfig, prepare, run_match
+from pokerbots.server.play.options import MatchSetupError
 from pokerbots.server.seats import process
 from pokerbots.server.seats.arguments import parse_bot
-from pokerbots.server.seats.runner import Limits
+from pokerbots.server.seats.limits import Limits
 
 from processes import pokerbots, processes_mentioning
 

@@ -196,6 +196,17 @@ def test_the_client_library_loads_nothing_of_the_server():
     assert out.stdout.strip() == "[]"
 
 
+def test_the_tournaments_director_loads_no_trio():
+    """The director reads options, builds jobs and keeps the store; its workers play. Trio
+    in the director was a tenth of a second of CPU at the start of every tournament, paid
+    before the first match, which held ``--jobs 2`` below its speed-up (docs/performance.md)."""
+    code = ("import pokerbots.server.cli.tournament, pokerbots.server.tournament.run, sys;"
+            " print(sorted(m for m in sys.modules if m.split('.')[0] == 'trio'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def test_server_keeps_at_most_four_modules_at_its_top():
     top = sorted(p.name for p in (ROOT / "server").glob("*.py"))
     assert len(top) <= 4, top

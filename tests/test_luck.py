@@ -223,7 +223,7 @@ def job_of(tmp_path: Path, **extra) -> dict:
 
 
 def _limits() -> dict:
-    from pokerbots.server.play.match import limits_as_dict, limits_from_options
+    from pokerbots.server.play.options import limits_as_dict, limits_from_options
 
     return limits_as_dict(limits_from_options())
 

@@ -18,7 +18,7 @@ import pytest
 from pokerbots.server.logs.show import show_text
 from pokerbots.server.play.match import MatchConfig, prepare, run_prepared
 from pokerbots.server.seats.arguments import parse_bot
-from pokerbots.server.seats.runner import Limits
+from pokerbots.server.seats.limits import Limits
 
 from processes import processes_mentioning
 

@@ -16,7 +16,7 @@ from pokerbots.server.confine import reaper
 from pokerbots.server.confine.limits import ResourceLimits
 from pokerbots.server.play.match import MatchConfig, run_match
 from pokerbots.server.seats.arguments import parse_bot
-from pokerbots.server.seats.runner import Limits
+from pokerbots.server.seats.limits import Limits
 
 from processes import processes_mentioning
 

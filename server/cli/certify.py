@@ -22,7 +22,7 @@ from pokerbots.server import games
 from pokerbots.server.cli.options import report_options, timeout_options
 from pokerbots.server.errors import Exit, ServerFault
 from pokerbots.server.play.certify import Skipped, cases_for, format_line, play_cases
-from pokerbots.server.play.match import MatchSetupError, limits_from_options
+from pokerbots.server.play.options import MatchSetupError, limits_from_options
 from pokerbots.server.play.smoke import Result, tally, write_junit
 from pokerbots.server.seats.arguments import parse_bot
 from pokerbots.server.seats.bots import BotSpecError

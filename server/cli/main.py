@@ -54,7 +54,8 @@ def parse_cpu(text: str) -> int | None:
     if text == "none":
         return None
     if text.isdigit():
-        from pokerbots.server.play.match import MatchSetupError, check_cpu
+        from pokerbots.server.play.match import check_cpu
+        from pokerbots.server.play.options import MatchSetupError
 
         try:
             check_cpu(int(text))
@@ -158,7 +159,8 @@ def run(bots, game, game_texts, hands, end_prob, seed, cards, logs, cpu, transcr
     if not limit_options["sandbox"]:
         sandbox.start_probing()  # the namespace is made while the rest of pokerbots loads
     from pokerbots.server import games
-    from pokerbots.server.play.match import MatchConfig, limits_from_options
+    from pokerbots.server.play.match import MatchConfig
+    from pokerbots.server.play.options import limits_from_options
     from pokerbots.server.seats import relays as adapters
     from pokerbots.server.seats.arguments import parse_seats
     from pokerbots.server.seats.bots import BotSpecError
@@ -221,7 +223,8 @@ def play_and_report(config, *, as_json: bool = False) -> int:
     from pokerbots.server.confine import sandbox
     from pokerbots.server.errors import ServerFault
     from pokerbots.server.logs.folder import MatchFolder, tail
-    from pokerbots.server.play.match import MatchSetupError, prepare, run_prepared
+    from pokerbots.server.play.match import prepare, run_prepared
+    from pokerbots.server.play.options import MatchSetupError
     from pokerbots.server.seats.arguments import is_human
 
     human = any(map(is_human, config.bots))  # a person plays on this terminal: no progress line

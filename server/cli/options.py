@@ -64,12 +64,12 @@ def game_options(*, allow_all: bool = False):
 
 def parse_game_options(game: str, texts: dict[str, str], *, lenient: bool = False) -> dict:
     """The keyword arguments of ``game``'s ``make`` for the flags typed (``texts``); see
-    :func:`~pokerbots.server.play.match.game_options_from_texts`.
+    :func:`~pokerbots.server.play.options.game_options_from_texts`.
 
     A flag the game does not take is a usage error (``lenient``: it is left out, for
     ``--game all``); a value the game refuses is a bad parameter naming the flag.
     """
-    from pokerbots.server.play.match import MatchSetupError, game_options_from_texts
+    from pokerbots.server.play.options import MatchSetupError, game_options_from_texts
 
     try:
         return game_options_from_texts(game, texts, lenient=lenient)
@@ -101,7 +101,7 @@ def report_options(func):
 def bot_limit_options(func):
     """Time bank, resource limits and the sandbox (see limits.py and sandbox.py); the command
     turns them, with the time-outs, into Limits with
-    :func:`~pokerbots.server.play.match.limits_from_options`."""
+    :func:`~pokerbots.server.play.options.limits_from_options`."""
     seconds = click.FloatRange(min=0)
     whole = click.IntRange(min=0)
     options = [

@@ -28,7 +28,7 @@ from pokerbots.server.cli.options import (
 )
 from pokerbots.server.confine import sandbox
 from pokerbots.server.errors import Exit, ServerFault
-from pokerbots.server.play.match import MatchSetupError, limits_from_options
+from pokerbots.server.play.options import MatchSetupError, limits_from_options
 from pokerbots.server.play.smoke import (
     EARLY_REPEATS,
     Result,

@@ -33,10 +33,11 @@ from pathlib import Path
 
 from pokerbots.server import games
 from pokerbots.server.logs.folder import MatchFolder
-from pokerbots.server.play.match import MatchConfig, game_options_from_texts, texts_as_flags
+from pokerbots.server.play.match import MatchConfig
+from pokerbots.server.play.options import game_options_from_texts, texts_as_flags
 from pokerbots.server.play.smoke import Result, play_and_judge
 from pokerbots.server.seats.bots import BotSpec
-from pokerbots.server.seats.runner import Limits
+from pokerbots.server.seats.limits import Limits
 
 SCRIPTED = "pokerbots.server.play.scripted_bot"
 

@@ -26,17 +26,11 @@ from pathlib import Path
 from pokerbots.server import games
 from pokerbots.server.errors import ServerFault
 from pokerbots.server.logs.folder import MatchFolder, tail
-from pokerbots.server.play.match import (
-    MatchConfig,
-    MatchSetupError,
-    game_options_from_texts,
-    prepare,
-    run_prepared,
-    texts_as_flags,
-)
+from pokerbots.server.play.match import MatchConfig, prepare, run_prepared
+from pokerbots.server.play.options import MatchSetupError, game_options_from_texts, texts_as_flags
 from pokerbots.server.seats.arguments import parse_bot
 from pokerbots.server.seats.bots import BotSpec
-from pokerbots.server.seats.runner import Limits
+from pokerbots.server.seats.limits import Limits
 
 #: Table sizes played by default (each capped to what the game allows).
 DEFAULT_PLAYERS = (2, 3, 6)

@@ -29,13 +29,13 @@ import trio
 
 from pokerbots.protocol.wire import Kind
 from pokerbots.server.confine import fairness, reaper, sandbox
-from pokerbots.server.confine.limits import ResourceLimits
 from pokerbots.server.errors import BotFault, ServerFault
 from pokerbots.server.match.clock import SeatClock, bank_reason, late_reason
 from pokerbots.server.match.driver import SeatFailure, drive
 from pokerbots.server.match.referee import Exchange, Referee
 from pokerbots.server.seats import process
 from pokerbots.server.seats.bots import BotSpec
+from pokerbots.server.seats.limits import Limits
 from pokerbots.server.seats.process import (
     MAX_LINE,
     BotProcess,
@@ -60,29 +60,6 @@ _yield: Final = os.sched_yield
 #: The clock of every reply's limit, read twice an exchange: bound once, where
 #: ``time.perf_counter`` looked the name up on the module at each reading.
 _now: Final = time.perf_counter
-
-
-@dataclass
-class Limits:
-    """Time limits (seconds) and how bots are confined."""
-
-    #: From start-up until the reply to ``init_round``.
-    startup: float = 10.0
-    #: For every other reply.
-    reply: float = 5.0
-    #: Each bot's time bank for the round (the MIT engine's game clock): the total time it may
-    #: spend on its replies after ``init_round``. None: no bank.
-    time_bank: float | None = 30.0
-    #: Seconds added to every bank at the start of each hand (so long rounds stay playable).
-    time_per_hand: float = 0.05
-    #: Operating-system limits per bot.
-    resources: ResourceLimits = field(default_factory=ResourceLimits)
-    #: Run every bot under bubblewrap's full sandbox.
-    sandbox: bool = False
-    #: Give every bot a PID namespace of its own where the machine allows it (sandbox.py).
-    isolate: bool = True
-    #: Bytes of a bot's stderr kept in its log file; the rest is counted and dropped.
-    stderr_cap: int = 1 << 20
 
 
 @dataclass

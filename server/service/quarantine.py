@@ -35,7 +35,7 @@ GRACE = 20.0
 def job(entry: Path, logs: Path, *, game: str, game_texts: dict, players: int,
         limits: dict) -> dict:
     """What the test process needs (``limits``: as
-    :func:`~pokerbots.server.play.match.limits_as_dict`)."""
+    :func:`~pokerbots.server.play.options.limits_as_dict`)."""
     return {"entry": str(entry), "logs": str(logs), "game": game, "game_texts": game_texts,
             "players": players, "limits": limits}
 
@@ -44,7 +44,7 @@ def test(job: dict) -> dict:
     """Play the smoke matches of ``job``; the verdict (stops at the first failure)."""
     from pokerbots.server.logs.folder import transcript_name
     from pokerbots.server.play import smoke
-    from pokerbots.server.play.match import MatchSetupError, limits_from_dict
+    from pokerbots.server.play.options import MatchSetupError, limits_from_dict
     from pokerbots.server.seats.arguments import parse_bot
 
     spec = parse_bot(shlex.quote(job["entry"]))

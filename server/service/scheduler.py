@@ -71,7 +71,7 @@ class Settings:
     #: The tournament's options, as ``pokerbots tournament``'s keyword arguments (less bots,
     #: out, seed and scheduler).
     options: dict
-    #: The bots' limits (:func:`~pokerbots.server.play.match.limits_as_dict`), for the smoke
+    #: The bots' limits (:func:`~pokerbots.server.play.options.limits_as_dict`), for the smoke
     #: test.
     limits: dict
     #: A Dask scheduler's address: the tournaments' matches are played on its cluster.

@@ -28,7 +28,7 @@ import trio
 from pokerbots.server import games
 from pokerbots.server.confine import sandbox
 from pokerbots.server.errors import Refusal
-from pokerbots.server.play.match import (
+from pokerbots.server.play.options import (
     LIMIT_OPTIONS,
     MatchSetupError,
     game_options_from_texts,

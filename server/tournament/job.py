@@ -34,12 +34,7 @@ from pokerbots.server.errors import ServerFault
 from pokerbots.server.games.equity import Showdowns, allin_values
 from pokerbots.server.games.luck import LuckAdjuster
 from pokerbots.server.logs.folder import MatchFolder, tail
-from pokerbots.server.play.match import (
-    MatchConfig,
-    MatchSetupError,
-    limits_from_dict,
-    run_match,
-)
+from pokerbots.server.play.options import MatchSetupError, limits_from_dict
 from pokerbots.server.seats.bots import BotSpec
 from pokerbots.server.tournament import deals
 from pokerbots.server.tournament.entrants import Entrant, argv_here
@@ -48,7 +43,7 @@ from pokerbots.server.tournament.entrants import Entrant, argv_here
 def job_for(row: dict, *, folder: Path, entrants: dict[str, Entrant], options: dict,
             limits: dict, transcripts: str = "full", adjust: bool = True) -> dict:
     """The job of a store row (``options``: the tournament's recorded options, ``limits``: as
-    :func:`~pokerbots.server.play.match.limits_as_dict`; ``adjust``: run the all-in and luck
+    :func:`~pokerbots.server.play.options.limits_as_dict`; ``adjust``: run the all-in and luck
     adjustments)."""
     return {
         "id": row["id"], "folder": str(folder), "game": options["game"],
@@ -74,6 +69,10 @@ def worker_name() -> str:
 
 def play_match_job(job: dict) -> dict:
     """Play the match ``job`` describes; never raises for anything a bot does."""
+    # Here, not at the top: the director builds jobs (job_for) and plays none, and this
+    # import brings the trio layer.
+    from pokerbots.server.play.match import MatchConfig, run_match
+
     started = time.time()
     result = {"id": job["id"], "log_dir": job["folder"], "started": started,
               "worker": worker_name(), "hands": 0, "bankrolls": None, "seconds": 0.0}

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pokerbots.server import games
-from pokerbots.server.play.match import (
+from pokerbots.server.play.options import (
     LIMIT_OPTIONS,
     MatchSetupError,
     game_options_from_texts,
@@ -106,7 +106,7 @@ class TournamentConfig:
     #: Compute the all-in and luck-adjusted figures (``--no-adjust``: neither).
     adjust: bool = True
     #: The bot-limit options by keyword (see
-    #: :func:`~pokerbots.server.play.match.limits_from_options`); those left out take their
+    #: :func:`~pokerbots.server.play.options.limits_from_options`); those left out take their
     #: defaults.
     limit_options: dict = field(default_factory=dict)
 
