@@ -1,7 +1,8 @@
 """A real match, start to end: bots started, the round played, the logs written; and the
 smoke test of one bot, made of such matches.
 
-``match``         ``MatchConfig``, the limits a bot runs under, and playing a match with logs
+``match``         ``MatchConfig`` and playing a match with logs
+``options``       the options of the commands that play, as a match's data (no trio)
 ``smoke``         the smoke test: plan, cases, results, JUnit report (``pokerbots smoke``)
 ``smoke_random``  the random opponent of a smoke test (a bot program: ``python -m``)
 ``certify``       the certificate: a table of cases steering a bot into each rare situation
