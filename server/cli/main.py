@@ -86,6 +86,8 @@ class Commands(click.Group):
         "serve": ("cli.serve",
                   "Run a competition: submissions, quarantine, tournaments, a web site."),
         "team": ("cli.team", "Add, list and revoke the teams of a competition and their tokens."),
+        "reveal": ("cli.reveal",
+                   "Publish the seeds of a competition's finished tournaments, to be checked."),
         "submit": ("cli.submit", "Upload a bot folder to a competition; --wait for its verdict."),
     }
 
@@ -125,7 +127,8 @@ def main() -> None:
 @click.option("--end-prob", default="1/1000", show_default=True, metavar="A/B",
               help="Chance that the round ends after each hand.")
 @click.option("--seed", type=int, default=None,
-              help="Make deals, first button and round end reproducible.")
+              help="Make deals, first button and round end reproducible (default: 128 random"
+                   " bits, in the summary); a small one is guessable.")
 @click.option("--cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Play known cards: one deal per line (see PROTOCOL.md).")
 @click.option("--logs", type=click.Path(file_okay=False, path_type=Path), default=Path("logs"),

@@ -1,5 +1,6 @@
 """``pokerbots team add|list|revoke``: the teams of a service and their tokens
-(:mod:`pokerbots.server.service.teams`), in its data folder; the service may be running."""
+(:mod:`pokerbots.server.service.teams`), in its data folder; the service may be running.
+:data:`DATA` and :func:`service_store` serve every command on a service's data folder."""
 
 from __future__ import annotations
 
@@ -11,13 +12,16 @@ import click
 
 from pokerbots.server.cli.errors import BadInput, CannotGoOn
 
-_DATA = click.option("--data", type=click.Path(file_okay=False, path_type=Path),
-                     default=Path("pokerbots-data"), show_default=True,
-                     help="The service's data folder (as given to pokerbots serve).")
+DATA = click.option("--data", type=click.Path(file_okay=False, path_type=Path),
+                    default=Path("pokerbots-data"), show_default=True,
+                    help="The service's data folder (as given to pokerbots serve).")
 
 
 @contextmanager
-def _store(data: Path, *, create: bool = False):
+def service_store(data: Path, *, create: bool = False):
+    """``with service_store(data) as store``: the store of the service whose data folder is
+    ``data`` (BadInput if there is none, unless ``create``), closed after; a StoreError is
+    exit 3."""
     from pokerbots.server.service import store
 
     if not create and not (data / store.FILE).is_file():
@@ -41,7 +45,7 @@ def add(name: str, data: Path, organiser: bool) -> None:
     new token."""
     from pokerbots.server.service.teams import TeamError, add_team
 
-    with _store(data, create=True) as store:
+    with service_store(data, create=True) as store:
         try:
             token = add_team(store, name, organiser=organiser)
         except TeamError as exc:
@@ -56,7 +60,7 @@ def list_(data: Path) -> None:
     """List the teams: name, kind, when added, revoked or not."""
     from pokerbots.server.service.teams import list_teams
 
-    with _store(data) as store:
+    with service_store(data) as store:
         found = list_teams(store)
     if not found:
         click.echo(f"No team in {data}: pokerbots team add NAME --data {data}")
@@ -74,7 +78,7 @@ def revoke(name: str, data: Path) -> None:
     (its versions and results are kept). `team add NAME` gives it a new token."""
     from pokerbots.server.service.teams import TeamError, revoke_team
 
-    with _store(data) as store:
+    with service_store(data) as store:
         try:
             revoke_team(store, name)
         except TeamError as exc:
@@ -87,9 +91,9 @@ def command() -> click.Group:
     group = click.Group(name="team", help="The teams of a competition and their tokens.")
     name = click.argument("name")
     group.add_command(click.command(name="add", short_help="Add a team; print its token.")(
-        name(_DATA(click.option("--organiser", is_flag=True,
+        name(DATA(click.option("--organiser", is_flag=True,
                                 help="A token for the organiser: every page, no bot.")(add)))))
-    group.add_command(click.command(name="list", short_help="List the teams.")(_DATA(list_)))
+    group.add_command(click.command(name="list", short_help="List the teams.")(DATA(list_)))
     group.add_command(click.command(name="revoke", short_help="End a team's token.")(
-        name(_DATA(revoke))))
+        name(DATA(revoke))))
     return group

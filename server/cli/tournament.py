@@ -83,7 +83,8 @@ def options() -> dict:
         "rounds": click.option("--rounds", "-r", type=click.IntRange(min=1), default=1,
                                show_default=True, help="Deal sets per table."),
         "seed": click.option("--seed", type=int, default=None,
-                             help="Seed of every deal (default: drawn, and recorded)."),
+                             help="Seed of every deal (default: 128 random bits, recorded);"
+                                  " a small one is guessable."),
         "duplicate": click.option(
             "--duplicate", is_flag=True,
             help="Play each deal set once per seating, same cards per seat."),

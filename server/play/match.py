@@ -11,14 +11,13 @@ import errno
 import itertools
 import os
 import random
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
 
-from pokerbots.server import games
+from pokerbots.server import games, seeds
 from pokerbots.server.confine import sandbox
 from pokerbots.server.confine.cpus import Trial
 from pokerbots.server.errors import ServerFault
@@ -142,7 +141,7 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
     if button is not None and not 0 <= button < game.players:
         raise MatchSetupError(f"the button must be a seat from 0 to {game.players - 1}")
     # A seed is always drawn, so that any match can be replayed from its summary.
-    seed = config.seed if config.seed is not None else secrets.randbelow(1 << 31)
+    seed = config.seed if config.seed is not None else seeds.draw()
     rng = random.Random(seed)
     hands = config.hands
     if deals is not None and hands is None:

@@ -12,6 +12,8 @@ One job per module:
 ``store``        ``service.sqlite``: bots, versions and their tests, tournaments, matches
 ``quarantine``   the smoke test of a new version, in a process of its own
 ``tournaments``  a tournament as an ordinary ``pokerbots tournament``, in a process of its own
+``commitments``  each tournament's seed: its salted commitment, public from the start, and
+                 the reveal of finished tournaments' seeds (``pokerbots reveal``)
 ``workers``      those processes: a session of their own, a signal to stop, death with the service
 ``scheduler``    the trio tasks that watch, test and play, and stop cleanly
 ``teams``        the teams and their tokens (salted scrypt hashes); ``auth`` a request's

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pokerbots.server import __version__, games
 from pokerbots.server.logs import folder
-from pokerbots.server.service import chart, visibility
+from pokerbots.server.service import chart, commitments, visibility
 from pokerbots.server.service.scheduler import Settings
 from pokerbots.server.tournament import view as view_
 
@@ -197,10 +197,16 @@ def _results(store, name: str) -> list[tuple]:
 
 
 def tournament(store, row: dict, report_body: str | None, now: Now, viewer=None) -> str:
-    """A tournament's page: when and who, its report's content (markup made by the report's
-    template), then its matches."""
+    """A tournament's page: when and who, its commitment, its seed and salt if ``row`` (as
+    :meth:`.visibility.Sight.tournament` gives it to the viewer) has them, with the command
+    that checks them against the commitment; its report's content (markup made by the
+    report's template), then its matches."""
+    seed, salt = row.get("seed"), row.get("salt")
+    check = (commitments.check_command(seed, salt)
+             if seed is not None and salt is not None else None)
     return page("tournament.html", f"Tournament #{row['id']}", now, viewer, row=row,
-                report_body=report_body, matches=store.matches(row["id"]))
+                seed=seed, salt=salt, check=check, report_body=report_body,
+                matches=store.matches(row["id"]))
 
 
 def match(row: dict, files: list[str], now: Now, sight=visibility.PUBLIC, hands: int = 0,

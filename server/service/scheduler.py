@@ -22,7 +22,8 @@ Three trio tasks share the store (only they write to it, one at a time: they run
                  (until the folders are steady, at most ``SETTLE`` seconds) and waits for
                  the tests under way; it plays among the admitted versions of
                  the bots whose folders are there, when there are at least ``players`` of
-                 them (else it waits for them), with a new seed.
+                 them (else it waits for them), with a new seed and its commitment
+                 (:mod:`.commitments`).
 
 Cancelling :meth:`Service.run` stops everything cleanly: the tournament process gets SIGTERM
 and ends its matches (every bot ended), the running test is stopped; both are recorded as
@@ -40,8 +41,9 @@ from pathlib import Path
 
 import trio
 
+from pokerbots.server import seeds
 from pokerbots.server.logs.folder import tail
-from pokerbots.server.service import quarantine, submissions, tournaments
+from pokerbots.server.service import commitments, quarantine, submissions, tournaments
 from pokerbots.server.service.store import Store, StoreError
 
 #: Seconds between two looks at the submissions folder.
@@ -335,7 +337,7 @@ class Service:
     def _new(self, field: list[dict], started: float) -> dict:
         tournament_id = self.store.next_tournament_id()
         folder = self.settings.data / TOURNAMENTS / f"{tournament_id:06d}"
-        seed = secrets.randbelow(2 ** 31)
+        seed, salt = seeds.draw(), commitments.new_salt()
         bots = [tournaments.entrant(v["name"], self.settings.data / v["folder"] / v["entry"])
                 for v in field]
         job = tournaments.job(bots, folder, seed, self.settings.options,
@@ -344,7 +346,9 @@ class Service:
             tournament_id, seed=seed, started=started, folder=self.store.relative(folder),
             job=job,
             bots=[{"name": v["name"], "version": v["label"], "version_id": v["id"]}
-                  for v in field])
+                  for v in field],
+            salt=salt, commitment=commitments.commitment(seed, salt))
+        # The service's own output is the organiser's: the seed is there, as in the store.
         self.say(f"tournament {tournament_id}: {len(field)} bots"
                  f" ({', '.join(v['name'] + ' ' + v['label'] for v in field)}), seed {seed}")
         return self.store.tournament(tournament_id)

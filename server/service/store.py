@@ -13,11 +13,15 @@ request reads through a connection of its own, and never blocks it. Tables:
                  ``report`` (the smoke paragraph), ``folder`` and ``entry`` (its copy in the
                  data folder), ``smoke_logs`` and ``transcript`` (the failing smoke match),
                  ``seen``, ``tested``, ``cases`` (smoke matches played)
-``tournaments``  ``status`` (``running``, ``interrupted``, ``done``, ``failed``), ``seed``,
-                 ``started``, ``finished``, ``folder`` (the tournament's own folder, with its
-                 ``results.sqlite`` and ``report.html``), ``job`` (what it was started with,
-                 so that a restart resumes it exactly), ``bots`` (names and versions),
-                 ``standings`` (its ``standings.json``), ``error``
+``tournaments``  ``status`` (``running``, ``interrupted``, ``done``, ``failed``), ``seed``
+                 (its decimal text: a drawn seed has 128 bits, more than SQLite's integers
+                 hold), ``started``, ``finished``, ``folder`` (the tournament's own folder,
+                 with its ``results.sqlite`` and ``report.html``), ``job`` (what it was started
+                 with, so that a restart resumes it exactly), ``bots`` (names and versions),
+                 ``standings`` (its ``standings.json``), ``error``, ``salt`` and
+                 ``commitment`` (:mod:`.commitments`; NULL in a tournament started before
+                 there were any), ``revealed`` (when its seed and salt were made public, or
+                 NULL)
 ``matches``      every match of every tournament, numbered across all of them: the
                  tournament's row for it (``match_no`` is its id there) copied over as it
                  plays, ``log_dir`` relative to the data folder
@@ -27,7 +31,9 @@ request reads through a connection of its own, and never blocks it. Tables:
                  token; all three NULL once revoked), ``created``, ``revoked``
 
 Paths are stored relative to the data folder, so that the folder can move. Times are seconds
-since the epoch (UTC).
+since the epoch (UTC). A store written before seeds were kept as text (its ``tournaments.seed``
+an INTEGER column) is brought up to the present table when it is opened for writing
+(:func:`open_store`), its seeds and everything else kept.
 """
 
 from __future__ import annotations
@@ -43,6 +49,17 @@ FILE = "service.sqlite"
 VERSION_STATUSES = ("testing", "admitted", "quarantined", "rejected", "superseded")
 TOURNAMENT_STATUSES = ("running", "interrupted", "done", "failed")
 
+#: The columns of ``tournaments``.
+_TOURNAMENTS = f"""
+    id INTEGER PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN {TOURNAMENT_STATUSES!r}),
+    seed TEXT NOT NULL, started REAL NOT NULL, finished REAL, folder TEXT NOT NULL,
+    job TEXT NOT NULL, bots TEXT NOT NULL, standings TEXT, error TEXT,
+    salt TEXT, commitment TEXT, revealed REAL"""
+#: The columns a store written before had in ``tournaments``, in its order.
+_TOURNAMENTS_BEFORE = ("id", "status", "seed", "started", "finished", "folder", "job", "bots",
+                       "standings", "error")
+
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS bots (
@@ -54,11 +71,7 @@ CREATE TABLE IF NOT EXISTS versions (
     reason TEXT, report TEXT, folder TEXT, entry TEXT, smoke_logs TEXT, transcript TEXT,
     seen REAL NOT NULL, tested REAL, cases INTEGER,
     UNIQUE (name, digest));
-CREATE TABLE IF NOT EXISTS tournaments (
-    id INTEGER PRIMARY KEY,
-    status TEXT NOT NULL CHECK (status IN {TOURNAMENT_STATUSES!r}),
-    seed INTEGER NOT NULL, started REAL NOT NULL, finished REAL, folder TEXT NOT NULL,
-    job TEXT NOT NULL, bots TEXT NOT NULL, standings TEXT, error TEXT);
+CREATE TABLE IF NOT EXISTS tournaments ({_TOURNAMENTS});
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY, tournament_id INTEGER NOT NULL, match_no INTEGER NOT NULL,
     table_no INTEGER, deal_set INTEGER, seating_no INTEGER, seating TEXT NOT NULL,
@@ -238,11 +251,13 @@ class Store(Database):
         return self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tournaments").fetchone()[0]
 
     def add_tournament(self, tournament_id: int, *, seed: int, started: float, folder: str,
-                       job: dict, bots: list[dict]) -> None:
+                       job: dict, bots: list[dict], salt: str | None = None,
+                       commitment: str | None = None) -> None:
         self._write(
-            "INSERT INTO tournaments (id, status, seed, started, folder, job, bots)"
-            " VALUES (?, 'running', ?, ?, ?, ?, ?)",
-            (tournament_id, seed, started, folder, json.dumps(job), json.dumps(bots)))
+            "INSERT INTO tournaments (id, status, seed, started, folder, job, bots, salt,"
+            " commitment) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?)",
+            (tournament_id, str(seed), started, folder, json.dumps(job), json.dumps(bots),
+             salt, commitment))
 
     def tournaments(self, *statuses: str, limit: int | None = None) -> list[dict]:
         """Tournaments (those with one of ``statuses``), newest first."""
@@ -252,10 +267,17 @@ class Store(Database):
         sql += " ORDER BY id DESC"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return self._all(sql, statuses)
+        return _seeds_as_numbers(self._all(sql, statuses))
 
     def tournament(self, tournament_id: int) -> dict | None:
-        return self._one("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+        found = _seeds_as_numbers(self._all("SELECT * FROM tournaments WHERE id = ?",
+                                            (tournament_id,)))
+        return found[0] if found else None
+
+    def reveal(self, tournament_ids: list[int], revealed: float) -> None:
+        """The seeds and salts of these tournaments are public from ``revealed`` on."""
+        self._write_many("UPDATE tournaments SET revealed = ? WHERE id = ? AND revealed IS NULL",
+                         [(revealed, t) for t in tournament_ids])
 
     def set_tournament(self, tournament_id: int, status: str, *, finished: float | None = None,
                        standings: dict | None = None, error: str | None = None) -> None:
@@ -307,16 +329,51 @@ class Store(Database):
                          f" LIMIT {int(limit)}", (name,))
 
 
+def _seeds_as_numbers(rows: list[dict]) -> list[dict]:
+    for row in rows:
+        row["seed"] = int(row["seed"])
+        for name in ("salt", "commitment", "revealed"):  # read-only, before the upgrade
+            row.setdefault(name, None)
+    return rows
+
+
 def open_store(data: Path) -> Store:
-    """The store in ``data`` (both created if missing)."""
+    """The store in ``data`` (both created if missing; an earlier version's brought up to
+    date)."""
     try:
         data.mkdir(parents=True, exist_ok=True)
         db = connect(data / FILE)
         with db:
             db.executescript(_SCHEMA)
+        _upgrade(db)
     except (OSError, sqlite3.Error) as exc:
         raise StoreError(f"cannot open the service's store in {data}: {exc}") from None
     return Store(data, db)
+
+
+def _upgrade(db: sqlite3.Connection) -> None:
+    """Rebuild the ``tournaments`` table of a store whose seeds are INTEGER: SQLite cannot
+    change a column's type, and an INTEGER column turns a 128-bit seed given as text into an
+    inexact REAL. One transaction: the old table is copied into the new one, seeds as their
+    decimal text, and replaced by it."""
+    columns = {row[1]: row[2] for row in db.execute("PRAGMA table_info(tournaments)")}
+    if columns["seed"].upper() == "TEXT":
+        return
+    before = ", ".join(_TOURNAMENTS_BEFORE)
+    copied = before.replace("seed", "CAST(seed AS TEXT)", 1)
+    try:
+        db.executescript(f"""
+            BEGIN IMMEDIATE;
+            CREATE TABLE tournaments_upgraded ({_TOURNAMENTS});
+            INSERT INTO tournaments_upgraded ({before}) SELECT {copied} FROM tournaments;
+            DROP TABLE tournaments;
+            ALTER TABLE tournaments_upgraded RENAME TO tournaments;
+            COMMIT;
+            """)
+    except sqlite3.Error:
+        if db.in_transaction:
+            db.rollback()
+        raise
 
 
 def reader(data: Path) -> Store:

@@ -15,11 +15,19 @@ competition runs:
 Nobody but the organiser is ever given another seat's transcript, stderr or hole cards that
 were not shown, or another bot's error paragraph past its first line (a fault paragraph
 quotes the culprit's messages, its hole cards among them, and the end of its stderr).
+
+Nor is anyone but the organiser given a seed, which would tell every hidden card: not a
+match's (``summary.json``'s ``seed``), not a tournament's (its row's ``seed``, ``salt`` and
+``job``, its standings' ``seed``, its digits in its error paragraph), while it plays or
+after. Everyone sees a tournament's commitment (:mod:`.commitments`) from the start, and its
+seed and salt once the organiser has revealed them (a finished tournament's); the match
+seeds stay out of the summaries even then (anyone derives them from the revealed seed).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 from pokerbots.server.logs import folder as folder_
@@ -34,6 +42,13 @@ HIDDEN_TEXT = "(hidden)"
 #: What a failed match's error in ``summary.json`` tells only the culprit's team: the
 #: messages the server sent it (its cards) and its reply.
 PRIVATE_ERROR = ("sent", "received", "received_length", "legal", "hint")
+#: The fields of a match's ``summary.json`` that only the organiser sees: the match seed.
+SECRET_SUMMARY = ("seed",)
+#: The fields of a tournament's row that only the organiser sees until it is revealed (the
+#: ``job`` it was started with holds the seed too: it is the organiser's only, always).
+SECRET_TOURNAMENT = ("seed", "salt")
+#: How a seed's digits read in a text where they are hidden.
+HIDDEN_SEED = "(hidden)"
 
 #: What a served file is: the file itself, made from the hand records for the viewer, none.
 WHOLE, FILTERED, NONE = "whole", "filtered", "none"
@@ -92,14 +107,40 @@ class Sight:
         return text.split("\n", 1)[0]
 
     def summary(self, summary: dict) -> dict:
-        """``summary.json`` for the viewer: a failed match's error keeps what the server
-        sent the culprit and what it replied (its hole cards among them) for the organiser
-        and the culprit's team only."""
-        error = summary.get("error")
-        if self.everything or not isinstance(error, dict) or error.get("seat") in self.seats:
+        """``summary.json`` for the viewer: the organiser's is the file; anyone else's has no
+        match seed, and a failed match's error keeps what the server sent the culprit and
+        what it replied (its hole cards among them) for the culprit's team only."""
+        if self.everything:
             return summary
-        return {**summary, "error": {key: value for key, value in error.items()
-                                     if key not in PRIVATE_ERROR}}
+        found = {key: value for key, value in summary.items() if key not in SECRET_SUMMARY}
+        error = summary.get("error")
+        if isinstance(error, dict) and error.get("seat") not in self.seats:
+            found["error"] = {key: value for key, value in error.items()
+                              if key not in PRIVATE_ERROR}
+        return found
+
+    def tournament(self, row: dict) -> dict:
+        """A tournament's row (as the service's store has it) for the viewer: the
+        organiser's is the row; anyone else's has no ``job``, no seed or salt until they are
+        revealed (its commitment always), its error paragraph with the seed's digits
+        hidden, and its standings as :meth:`standings` gives them."""
+        if self.everything:
+            return row
+        revealed = row.get("revealed") is not None
+        found = {key: value for key, value in row.items() if key != "job"
+                 and (revealed or key not in SECRET_TOURNAMENT)}
+        if not revealed and row.get("error"):
+            found["error"] = hide_number(row["error"], row.get("seed"))
+        if row.get("standings") is not None:
+            found["standings"] = self.standings(row["standings"])
+        return found
+
+    def standings(self, document: dict) -> dict:
+        """A tournament's ``standings.json`` for the viewer: without its seed but for the
+        organiser."""
+        if self.everything:
+            return document
+        return {key: value for key, value in document.items() if key != "seed"}
 
     def jsonl(self, records: list[dict]) -> str:
         """``hands.jsonl`` for the viewer."""
@@ -121,9 +162,11 @@ PUBLIC = Sight(False, frozenset())
 EVERYTHING = Sight(True, frozenset())
 
 
-def sight(viewer, seating: list[str]) -> Sight:
+def sight(viewer, seating: list[str] | tuple[str, ...] = ()) -> Sight:
     """What ``viewer`` (a :class:`~.teams.Team` or None) may see of a match seated
-    ``seating`` (one bot name per seat): a team's bot is the bot of its name."""
+    ``seating`` (one bot name per seat): a team's bot is the bot of its name. Without a
+    seating: what the viewer may see of what is no one match's (a tournament's row, its
+    standings)."""
     if viewer is None:
         return PUBLIC
     if viewer.organiser:
@@ -135,3 +178,11 @@ def sees_team(viewer, name: str) -> bool:
     """Whether ``viewer`` may see team ``name``'s own things (its page, its versions' smoke
     logs and transcripts): the team itself and the organiser."""
     return viewer is not None and (viewer.organiser or viewer.name == name)
+
+
+def hide_number(text: str, number: int | None) -> str:
+    """``text`` with every whole occurrence of ``number``'s decimal digits (not part of a
+    longer run of digits) replaced by :data:`HIDDEN_SEED`."""
+    if number is None:
+        return text
+    return re.sub(rf"(?<![0-9]){int(number)}(?![0-9])", HIDDEN_SEED, text)

@@ -185,7 +185,8 @@ def create_app(data: Path, now: Callable[[], pages.Now],
                 return not_found(f"There is no tournament {tournament_id}.", viewer)
             numbers = {m["match_no"]: m["id"] for m in store.matches(tournament_id)}
             body = report_body(data / row["folder"], row, numbers, viewer)
-            return HTMLResponse(pages.tournament(store, row, body, now(), viewer))
+            seen = visibility.sight(viewer).tournament(row)
+            return HTMLResponse(pages.tournament(store, seen, body, now(), viewer))
 
     def the_match(request: Request):
         """``(viewer, match row or None, its sight)`` of a request for a match."""
@@ -296,7 +297,7 @@ def create_app(data: Path, now: Callable[[], pages.Now],
             done = store.tournaments("done", limit=1)
         if not done:
             return JSONResponse({"error": "no tournament has finished yet"}, status_code=404)
-        latest = done[0]
+        latest = visibility.sight(viewer_of(request)).tournament(done[0])
         return JSONResponse({**latest["standings"], "tournament_id": latest["id"],
                              "started": iso(latest["started"]),
                              "finished": iso(latest["finished"])})
@@ -312,12 +313,18 @@ def create_app(data: Path, now: Callable[[], pages.Now],
         return JSONResponse(found)
 
     def api_tournaments(request: Request) -> Response:
+        sight = visibility.sight(viewer_of(request))
         with reading(data) as store:
-            rows = store.tournaments()
+            rows = [sight.tournament(t) for t in store.tournaments()]
         return JSONResponse([
             {"id": t["id"], "started": iso(t["started"]), "finished": iso(t["finished"]),
              "bots": [{"name": b["name"], "version": b["version"]} for b in t["bots"]],
-             "status": t["status"]} for t in rows])
+             "status": t["status"], "commitment": t["commitment"],
+             "revealed": iso(t["revealed"]),
+             # As text: a seed has more digits than a JSON reader's numbers may keep.
+             **{key: None if t[key] is None else str(t[key])
+                for key in visibility.SECRET_TOURNAMENT if key in t}}
+            for t in rows])
 
     def healthz(request: Request) -> Response:
         with reading(data) as store:
@@ -404,7 +411,7 @@ def report_body(folder: Path, row: dict, numbers: dict[int, int], viewer=None
     results = _Seen(results_store.open_store(folder), viewer)
     try:
         document = row["standings"] if row["status"] == "done" else None
-        document = document or standings_.document(results)
+        document = visibility.sight(viewer).standings(document or standings_.document(results))
 
         def link(match: dict) -> report.Link:
             number = numbers.get(match["id"])

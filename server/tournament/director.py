@@ -82,7 +82,8 @@ class Director:
                                  rounds=self.options["rounds"],
                                  duplicate=self.options["duplicate"],
                                  seed=self.store.meta("seed"), among=set(contenders),
-                                 first_deal_set=self.store.last_deal_set() + 1, phase=phase)
+                                 first_deal_set=self.store.last_deal_set() + 1, phase=phase,
+                                 bits=self.store.match_seed_bits())
             self.store.add_matches(extra)
             self.progress.note(f"Refining: {len(extra)} more matches among"
                                f" {', '.join(contenders)} (step {phase} of"

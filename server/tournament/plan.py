@@ -54,15 +54,16 @@ def seatings(bots: tuple[str, ...], duplicate: bool, deal_set: int) -> list[tupl
 
 def matches(names: list[str], players: int, *, rounds: int, duplicate: bool, seed: int,
             among: set[str] | None = None, first_deal_set: int = 0,
-            phase: int = 0) -> list[Planned]:
+            phase: int = 0, bits: int = deals.MATCH_SEED_BITS) -> list[Planned]:
     """The matches of ``rounds`` deal sets (numbered from ``first_deal_set``) at every table,
-    or only at the tables whose bots are all ``among``."""
+    or only at the tables whose bots are all ``among``; their match seeds have ``bits`` bits
+    (:func:`.deals.match_seed`)."""
     planned = []
     for table_no, bots in enumerate(tables(names, players)):
         if among is not None and not among.issuperset(bots):
             continue
         for deal_set in range(first_deal_set, first_deal_set + rounds):
-            seed_ = deals.match_seed(seed, table_no, deal_set)
+            seed_ = deals.match_seed(seed, table_no, deal_set, bits=bits)
             button = deals.first_button(seed_, players)
             for seating_no, seating in enumerate(seatings(bots, duplicate, deal_set)):
                 planned.append(Planned(table_no, deal_set, seating_no, seating, seed_, button,

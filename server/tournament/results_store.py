@@ -3,10 +3,12 @@
 Standard library ``sqlite3`` in WAL mode (readers such as ``pokerbots standings`` or a web
 server never block the writer). Three tables:
 
-``meta``     key/value: the options the tournament was started with (JSON) and its seed
+``meta``     key/value, each JSON: ``options`` (what the tournament was started with),
+             ``seed`` and ``format`` (:data:`FORMAT`)
 ``bots``     name, position in the field, the argument typed, program path and its sha256
 ``matches``  one row per planned match: ``id``, ``table_no``, ``deal_set``, ``seating_no``,
-             ``seating`` (JSON names by seat), ``seed`` (the match seed: the deals), ``button``,
+             ``seating`` (JSON names by seat), ``seed`` (the match seed: the deals; its
+             decimal text, as a seed may be larger than SQLite's integers), ``button``,
              ``phase`` (0 round robin, n: n-th refinement), ``status`` (``pending``,
              ``running``, ``done``, ``failed``, ``skipped``), ``hands``, ``bankrolls`` (JSON by
              seat), ``allin_bankrolls`` (JSON by seat, games scored by all-in equity),
@@ -15,6 +17,10 @@ server never block the writer). Three tables:
              ``culprit`` and ``culprit_seat`` (the bot that broke a rule), ``error`` (its
              paragraph), ``log_dir``, ``seconds``, ``cpu``, ``worker``, ``started``,
              ``finished``
+
+A store of format 1 (written before seeds had 128 bits) has an INTEGER ``seed`` column, and its
+tournament keeps deriving 63-bit match seeds (:meth:`Store.match_seed_bits`), which that
+column holds exactly: it resumes as it started. Seeds are read back as numbers either way.
 
 Only the tournament process writes (one connection, every change its own transaction), so the
 file is consistent whenever the process stops, SIGKILL included; a match still ``running``
@@ -28,10 +34,13 @@ import sqlite3
 from pathlib import Path
 
 from pokerbots.server.database import Database, StoreError, connect
+from pokerbots.server.tournament import deals
 from pokerbots.server.tournament.entrants import Entrant
 from pokerbots.server.tournament.plan import Planned
 
 FILE = "results.sqlite"
+#: The format of a new store: 2, match seeds of 128 bits kept as text (1: 63 bits, integers).
+FORMAT = 2
 STATUSES = ("pending", "running", "done", "failed", "skipped")
 
 _SCHEMA = f"""
@@ -42,7 +51,7 @@ CREATE TABLE IF NOT EXISTS bots (
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY,
     table_no INTEGER NOT NULL, deal_set INTEGER NOT NULL, seating_no INTEGER NOT NULL,
-    seating TEXT NOT NULL, seed INTEGER NOT NULL, button INTEGER NOT NULL,
+    seating TEXT NOT NULL, seed TEXT NOT NULL, button INTEGER NOT NULL,
     phase INTEGER NOT NULL DEFAULT 0,
     status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN {STATUSES!r}),
     hands INTEGER, bankrolls TEXT, allin_bankrolls TEXT, culprit TEXT, culprit_seat INTEGER,
@@ -75,7 +84,13 @@ class Store(Database):
         for row in rows:  # a read-only store of an earlier version lacks the later columns
             for name, _ in _LATER_COLUMNS:
                 row.setdefault(name, None)
+            row["seed"] = int(row["seed"])
         return rows
+
+    def match_seed_bits(self) -> int:
+        """The bits of the match seeds this tournament derives (:func:`.deals.match_seed`):
+        128, or 63 in a store of format 1."""
+        return deals.FORMAT_1_BITS if (self.meta("format") or 1) < 2 else deals.MATCH_SEED_BITS
 
     def counts(self) -> dict[str, int]:
         found = dict(self.db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status"))
@@ -94,7 +109,7 @@ class Store(Database):
             "INSERT INTO matches (table_no, deal_set, seating_no, seating, seed, button,"
             " phase) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(p.table_no, p.deal_set, p.seating_no, json.dumps(list(p.seating)),
-              p.seed, p.button, p.phase) for p in planned])
+              str(p.seed), p.button, p.phase) for p in planned])
 
     def start(self, match_id: int, log_dir: str, started: float) -> None:
         self._write("UPDATE matches SET status = 'running', log_dir = ?, started = ?"
@@ -152,7 +167,7 @@ def create(folder: Path, options: dict, seed: int, entrants: list[Entrant],
             db.executescript(_SCHEMA)
             db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
                            [("options", json.dumps(options)), ("seed", json.dumps(seed)),
-                            ("format", json.dumps(1))])
+                            ("format", json.dumps(FORMAT))])
             db.executemany(
                 "INSERT INTO bots VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(e.name, i, e.arg, e.program, json.dumps(list(e.args)), int(e.python),

@@ -18,7 +18,6 @@ import enum
 import inspect
 import json
 import os
-import secrets
 import shutil
 import signal
 import sys
@@ -26,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pokerbots.server import games
+from pokerbots.server import games, seeds
 from pokerbots.server.play.options import (
     LIMIT_OPTIONS,
     MatchSetupError,
@@ -185,7 +184,7 @@ def run_tournament(config: TournamentConfig) -> Ending:
             raise TournamentError(f"{out} exists and is not a tournament folder: give a new"
                                   " folder (or an empty one)", usage=True, option="--out")
         if seed is None:
-            seed = secrets.randbelow(2 ** 31)
+            seed = seeds.draw()
         planned = plan.matches([e.name for e in entrants], k, rounds=config.rounds,
                                duplicate=config.duplicate, seed=seed)
         try:
