@@ -79,12 +79,14 @@ class Response:
 
 
 class Served:
-    """``pokerbots serve SUBMISSIONS --data DATA --port 0 EXTRA...`` as a process; its
-    output goes to ``DATA.out``. A context manager: the service is stopped on exit."""
+    """``pokerbots serve SUBMISSIONS --data DATA --port 0 EXTRA...`` as a process (in the
+    folder ``cwd``, the repository's by default); its output goes to ``DATA.out``. A context
+    manager: the service is stopped on exit."""
 
-    def __init__(self, submissions: Path, data: Path, *extra: str) -> None:
+    def __init__(self, submissions: Path, data: Path, *extra: str, cwd: Path = ROOT) -> None:
         self.argv = [sys.executable, "-m", "pokerbots.server.cli.main", "serve", str(submissions),
                      "--data", str(data), "--port", "0", *extra]
+        self.cwd = cwd
         self.output = data.with_name(data.name + ".out")
         self.process: subprocess.Popen | None = None
         self.port: int | None = None
@@ -101,7 +103,7 @@ class Served:
         self.output.parent.mkdir(parents=True, exist_ok=True)
         with open(self.output, "ab") as out:
             self.process = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL, cwd=ROOT)
+                                            stdin=subprocess.DEVNULL, cwd=self.cwd)
         start = self.output.stat().st_size if self.output.exists() else 0
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -131,16 +131,21 @@ def test_a_command_line_with_a_relative_script_plays_sandboxed(tmp_path):
     assert result.returncode == 0, result.stderr
 
 
-def test_a_command_on_path_runs_in_the_scratch_folder(tmp_path):
-    scratch = tmp_path / "scratch"
-    scratch.mkdir()
-    argv = sandbox.wrap([shutil.which("sh"), "-c", "pwd; ls /root /work 2>&1; ls /tmp"],
-                        scratch, [])
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+def test_a_command_on_path_runs_in_the_scratch_folder():
+    copies = sandbox.Copies()
+    launch = sandbox.wrap([shutil.which("sh"), "-c", "pwd; ls /root /work 2>&1; ls /tmp"],
+                          copies, [])
+    try:
+        done = subprocess.run(launch.argv, capture_output=True, text=True, timeout=30,
+                              env=launch.env, pass_fds=launch.fds)
+    finally:
+        launch.close()
+        copies.remove()
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == str(scratch.resolve())
+    assert lines[0] == sandbox.SCRATCH == "/tmp"
     assert "pokerbots-canary" not in done.stdout
+    assert copies.made == {}  # no program folder: nothing copied
 
 
 def test_program_folder():

@@ -122,11 +122,15 @@ def bot_limit_options(func):
         click.option("--max-procs", type=whole, default=64, show_default=True,
                      help="Processes and threads per bot, counted for that bot alone;"
                           " 0: no limit."),
+        click.option("--max-scratch", type=whole, default=256, show_default=True,
+                     metavar="MIB", help="Size of each bot's scratch folder under --sandbox"
+                          " (a tmpfs: memory), in MiB; 0: the kernel's default."),
         click.option("--stderr-cap", type=whole, default=1024, show_default=True,
                      metavar="KIB", help="KiB of each bot's stderr kept in its log file."),
         click.option("--sandbox", is_flag=True,
                      help="Run every bot under bubblewrap: no network, read-only system,"
-                          " own scratch folder and process namespace."),
+                          " a copy of its own folder, its own scratch folder and process"
+                          " namespace."),
     ]
     for option in reversed(options):
         func = option(func)

@@ -1,5 +1,6 @@
 """Operating-system limits on each bot process: memory, CPU time, open files, file size
-(and the number of processes, which the confinement enforces: see :mod:`.sandbox`).
+(and the number of processes and the size of the scratch folder, which the confinement
+enforces: see :mod:`.sandbox`).
 
 They are set in the child between ``fork`` and ``exec`` (``preexec_fn``), so they apply to the
 bot and to everything it starts, and never to the server. Zero means "no limit".
@@ -31,6 +32,11 @@ class ResourceLimits:
     #: own user namespace. Not an rlimit set here: RLIMIT_NPROC counts every process of the
     #: user, so outside a namespace of its own it would limit the wrong thing.
     processes: int = 64
+    #: Size of the scratch folder of a bot under ``--sandbox`` (``--max-scratch``), in MiB:
+    #: a tmpfs of its own (:mod:`.sandbox`), where a write beyond it fails with ``ENOSPC``.
+    #: Its pages are memory: as root they count against the bot's memory cgroup. 0: the
+    #: kernel's default size (half the machine's memory). Not an rlimit set here either.
+    scratch_mib: int = 256
 
     def pairs(self, memory: bool = True) -> list[tuple[int, int]]:
         """(resource, value) for every limit that is set (the memory only if ``memory``: not

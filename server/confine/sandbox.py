@@ -14,20 +14,28 @@ process group of their own.
 file system; docs/untrusted-bots.md gives the threat model): read-only, the system's runtime
 folders (``/usr``, ``/bin``, ``/sbin``, ``/lib*``; links on a merged-/usr system stay links),
 a minimal ``/etc`` (:data:`ETC`), the server's Python (its prefixes and the real path of its
-executable: a ``.py`` bot runs under it) with the ``pokerbots`` packages, and the bot's own
-program folder (:func:`program_folder`), which becomes its working folder (its scratch folder
-when it has none, as for a command on PATH); writable, its own scratch folder (``$HOME`` and
-``$TMPDIR``, deleted after the round); a fresh ``/dev`` and its own ``/proc``. Not the
-server's working folder, the logs, a tournament's folder, the service's data, the other bots,
-the user's home or the host's ``/tmp``. Its environment is the allowed variables only
-(:data:`ENV_KEPT`, and every ``POKERBOTS_*``). No network (only a loopback in its own
-namespace), its own IPC, UTS, PID and user namespaces, no capabilities and a new session (no
-terminal). The sandbox does not limit CPU or memory (the resource limits and cgroups do) and
-does not hide the files of the system folders that every user of the machine can read.
+executable: a ``.py`` bot runs under it) with the ``pokerbots`` packages, and a copy of the
+bot's own program folder (:func:`program_folder`, :class:`Copies`) at ``/bot``, its working
+folder; writable, its own scratch folder at ``/tmp`` (``$HOME`` and ``$TMPDIR``): a tmpfs of
+``--max-scratch`` MiB made for it, gone with it, where a write beyond the limit fails with
+``ENOSPC`` and the server's disk is never touched; a fresh ``/dev`` and its own ``/proc``.
+Not the server's working folder, the logs, a tournament's folder, the service's data, the
+other bots, the user's home or the host's ``/tmp``; and no host path of those in anything it
+can read: bubblewrap's own arguments come through a file descriptor (``--args``), not its
+command line (``/proc/1/cmdline``), its environment is the bot's, and the paths of the bot's
+command line are rewritten to ``/bot``. What does show: the paths of the system and of the
+server's Python (its mount table, the interpreter in its command line), and the copy's
+folder in the host's temporary folder (its mount table). Its environment is the
+allowed variables only (:data:`ENV_KEPT`, and every ``POKERBOTS_*``). No network (only a
+loopback in its own namespace), its own IPC, UTS, PID and user namespaces, no capabilities
+and a new session (no terminal). The sandbox does not limit CPU or memory (the resource
+limits and cgroups do) and does not hide the files of the system folders that every user of
+the machine can read.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import importlib.util
 import os
@@ -37,8 +45,11 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from pokerbots.server.confine import cgroup
+from pokerbots.server.confine.limits import MIB
+from pokerbots.server.errors import ServerFault
 
 INSTALL_HINT = "install it (Debian/Ubuntu: apt-get install bubblewrap) or leave out --sandbox"
 
@@ -154,14 +165,11 @@ def program_folder(argv: list[str], cwd: str | None = None) -> tuple[list[str], 
     return argv, None
 
 
-def _environment(env: dict | None) -> list[str]:
-    """``--clearenv`` and the allowed variables of ``env`` (the bot's, else the server's)."""
+def _environment(env: dict | None) -> dict[str, str]:
+    """The allowed variables of ``env`` (the bot's, else the server's)."""
     env = os.environ if env is None else env
-    args = ["--clearenv"]
-    for key, value in env.items():
-        if key in ENV_KEPT or key.startswith("POKERBOTS_"):
-            args += ["--setenv", key, value]
-    return args
+    return {key: value for key, value in env.items()
+            if key in ENV_KEPT or key.startswith("POKERBOTS_")}
 
 
 def view() -> list[str]:
@@ -180,33 +188,95 @@ def view() -> list[str]:
     return args
 
 
-def wrap(argv: list[str], scratch: Path, hidden: list[Path], cwd: str | None = None,
-         max_procs: int = 0, env: dict | None = None) -> list[str]:
-    """The command that runs ``argv`` in the sandbox: it sees the system, Python, its own
-    program folder (read-only, its working folder) and ``scratch`` (its only writable place).
-    ``hidden`` folders (the log folder, the scratch root) are covered where a bound folder
-    would show them. ``cwd`` is the server's folder, against which relative paths in
-    ``argv`` are read."""
+#: Where a sandboxed bot finds its own folder (a copy, read-only, its working folder) and its
+#: scratch folder (writable, size-limited: ``$HOME`` and ``$TMPDIR``), whatever the host's.
+BOT = "/bot"
+SCRATCH = "/tmp"
+
+
+class Launch(NamedTuple):
+    """How to start one confined bot: its ``argv``, what its child does before ``exec``
+    (``preexec``, or None), the environment to start it with (None: the bot's own), and file
+    descriptors it must inherit, which the starter closes once the bot has started."""
+
+    argv: list[str]
+    preexec: Callable[[], None] | None = None
+    env: dict[str, str] | None = None
+    fds: tuple[int, ...] = ()
+
+    def close(self) -> None:
+        """Close the starter's copies of :attr:`fds`."""
+        for fd in self.fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _inside(word: str, folder: str) -> str:
+    """``word`` of a command line as the sandbox sees it: an absolute path into the bot's
+    ``folder`` becomes the same path under :data:`BOT`; anything else stays as it is."""
+    if not os.path.isabs(word):
+        return word
+    real = os.path.realpath(word)
+    if not _under(real, folder):
+        return word
+    return BOT + real[len(folder.rstrip("/")):]
+
+
+def _arguments(args: list[str]) -> int:
+    """A file descriptor holding ``args`` as bwrap's ``--args`` reads them (NUL-separated),
+    at its start: they are not in bwrap's command line, which a bot reads in
+    ``/proc/1/cmdline``. bwrap closes it once read."""
+    fd = os.memfd_create("bwrap-args")
+    try:
+        data = b"".join(os.fsencode(arg) + b"\0" for arg in args)
+        view_ = memoryview(data)
+        while view_:
+            view_ = view_[os.write(fd, view_):]
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def wrap(argv: list[str], copies: Copies, hidden: list[Path], cwd: str | None = None,
+         max_procs: int = 0, env: dict | None = None, scratch_mib: int = 0) -> Launch:
+    """How to run ``argv`` in the sandbox: it sees the system, Python, a copy of its own
+    program folder at :data:`BOT` (read-only, its working folder: ``copies`` makes it) and a
+    fresh tmpfs of ``scratch_mib`` MiB at :data:`SCRATCH` (0: the kernel's default, half the
+    memory), its only writable place. ``hidden`` folders (the log folder) are left out of
+    the copy and covered where a folder shown at its own path would show them. ``cwd`` is
+    the server's folder, against which relative paths in ``argv`` are read; paths into the
+    program folder are rewritten to :data:`BOT`. bwrap's own arguments come through a file
+    descriptor (``--args``), its environment is the bot's: nothing a bot can read names a
+    host path but those of the system and the server's Python."""
     bwrap = check()
     argv, folder = program_folder(argv, cwd)
-    scratch = str(scratch.resolve())
-    args = [bwrap, *view()]
-    if folder is not None and not _system(folder):
-        args += ["--ro-bind", folder, folder]
-    args += ["--bind", scratch, scratch]
-    shown = [p for p in args if p.startswith("/")]
+    hidden = [str(Path(path).resolve()) for path in hidden]
+    # The scratch first: a folder shown at its own path under /tmp is bound on top of it.
+    args = [*(["--size", str(scratch_mib * MIB)] if scratch_mib else []), "--tmpfs", SCRATCH,
+            *view()]
+    workdir = SCRATCH
+    if folder is not None and _system(folder):
+        workdir = folder  # shown anyway, at its own path
+    elif folder is not None:
+        args += ["--ro-bind", str(copies.of(folder, skip=hidden)), BOT]
+        argv = [_inside(word, folder) for word in argv]
+        workdir = BOT
+    shown = [*SYSTEM, *interpreter_folders()]
     for path in hidden:
-        path = str(Path(path).resolve())
-        if any(_under(path, bound) for bound in shown) and not _under(scratch, path):
+        if any(_under(path, os.path.realpath(bound)) for bound in shown):
             args += ["--tmpfs", path]
     args += ["--dev", "/dev", "--proc", "/proc",
              "--remount-ro", "/",  # the root bwrap made (with /etc's few files): read-only too
-             *_environment(env),
-             "--setenv", "HOME", scratch, "--setenv", "TMPDIR", scratch,
-             "--setenv", "PWD", folder or scratch,
              "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-             "--chdir", folder or scratch, "--", *_nproc(max_procs), *argv]
-    return args
+             "--chdir", workdir]
+    environment = {**_environment(env), "HOME": SCRATCH, "TMPDIR": SCRATCH, "PWD": workdir}
+    fd = _arguments(args)
+    return Launch([bwrap, "--args", str(fd), "--", *_nproc(max_procs), *argv], None,
+                  environment, (fd,))
 
 
 def wrap_whole_view(argv: list[str], scratch: Path, hidden: list[Path], cwd: str | None = None,
@@ -310,19 +380,93 @@ def note_once(limits_sandbox: bool, max_procs: int) -> str | None:
     return text or None
 
 
-class Scratch:
-    """The scratch folders of one match: one per seat, under one parent that is hidden."""
+class FolderTooLarge(Exception):
+    """A bot's folder holds more than :data:`Copies.LIMIT` entries; ``str()`` says so."""
+
+
+class Copies:
+    """The bots' own folders as one match's sandboxes show them at :data:`BOT`: a copy of
+    each, made once per match as hard links to its files (real copies where a link cannot be
+    made, as across file systems), in a temporary folder of the host's that no bot sees;
+    :meth:`remove` deletes them.
+
+    A copy rather than the folder itself: a folder bound into the sandbox shows its host path
+    in the mount table a bot reads (``/proc/self/mountinfo``), and the copy's path names only
+    the host's temporary folder. Symbolic links are copied as links; sockets, pipes and
+    devices are left out, and so are ``skip`` folders (the match's log folder)."""
+
+    #: The most files and folders a bot's folder may hold under the sandbox.
+    LIMIT = 20_000
 
     def __init__(self) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="pokerbots-sandbox-"))
+        self.root: Path | None = None
+        self.made: dict[str, Path] = {}
 
-    def seat(self, index: int) -> Path:
-        path = self.root / f"seat{index}"
-        path.mkdir(exist_ok=True)
-        return path
+    def of(self, folder: str, skip=()) -> Path:
+        """The copy of ``folder`` (made on first use). FolderTooLarge if it holds too much;
+        ServerFault if the copy cannot be written (the server's disk, not the bot's doing)."""
+        if folder in self.made:
+            return self.made[folder]
+        try:
+            if self.root is None:
+                self.root = Path(tempfile.mkdtemp(prefix="pokerbots-bots-"))
+            target = self.root / str(len(self.made))
+            left = _mirror(folder, target, {*skip, str(self.root)}, self.LIMIT)
+        except OSError as exc:
+            raise ServerFault(f"copying the bot folder {folder} for the sandbox",
+                              exc.strerror or str(exc), str(self.root),
+                              "Free some space in the temporary folder (TMPDIR), then run the"
+                              " match again.") from None
+        if left < 0:
+            shutil.rmtree(target, ignore_errors=True)
+            raise FolderTooLarge(
+                f"its folder {folder} holds more than {self.LIMIT:,} files and folders: under"
+                " --sandbox a bot sees a copy of its folder, so give it a folder of its own"
+                " with only what it needs")
+        self.made[folder] = target
+        return target
 
     def remove(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
+        if self.root is not None:
+            shutil.rmtree(self.root, ignore_errors=True)
+        self.root = None
+        self.made = {}
+
+
+def _mirror(source: str, target: Path, skip: set[str], left: int) -> int:
+    """Make ``target`` a copy of the folder ``source`` (hard links where they can be made),
+    leaving out the paths in ``skip``; how many more entries ``left`` allows (negative: it
+    stopped there). Files it cannot read are left out, as the bot could not read them."""
+    os.mkdir(target)
+    with os.scandir(source) as entries:
+        for entry in entries:
+            if entry.path in skip:
+                continue
+            left -= 1
+            if left < 0:
+                return left
+            into = target / entry.name
+            if entry.is_symlink():
+                os.symlink(os.readlink(entry.path), into)
+            elif entry.is_dir(follow_symlinks=False):
+                try:
+                    left = _mirror(entry.path, into, skip, left)
+                except PermissionError:
+                    continue
+                if left < 0:
+                    return left
+            elif entry.is_file(follow_symlinks=False):
+                try:
+                    os.link(entry.path, into, follow_symlinks=False)
+                except OSError as unlinked:
+                    if unlinked.errno not in (errno.EXDEV, errno.EPERM, errno.EACCES,
+                                              errno.EMLINK):
+                        raise
+                    try:
+                        shutil.copy2(entry.path, into, follow_symlinks=False)
+                    except PermissionError:
+                        continue
+    return left
 
 
 class Confinement:
@@ -330,28 +474,32 @@ class Confinement:
     bot starts, closed after the last one is gone.
 
     ``sandbox``: the full sandbox; ``isolate``: a PID namespace per bot when the machine
-    allows it (see :func:`isolation_problem`); ``max_procs``: the process limit per bot.
+    allows it (see :func:`isolation_problem`); ``max_procs``: the process limit per bot;
+    ``scratch_mib``: the size of each sandboxed bot's scratch folder (0: the kernel's default).
     ``hidden`` are folders the sandbox hides (the log folder).
     """
 
     def __init__(self, *, sandbox: bool = False, isolate: bool = True, max_procs: int = 0,
-                 hidden=(), name: str = "pokerbots") -> None:
+                 scratch_mib: int = 0, hidden=(), name: str = "pokerbots") -> None:
         self.sandbox = sandbox
         self.wrapped = sandbox or (isolate and isolation_problem() is None)
         self.max_procs = max_procs
-        self.scratch = Scratch() if sandbox else None
-        self.hidden = [*hidden, *([self.scratch.root] if self.scratch else [])]
+        self.scratch_mib = scratch_mib
+        self.copies = Copies() if sandbox else None
+        self.hidden = list(hidden)
         self.name = name
         self.groups: list[cgroup.PidsGroup] = []
         #: Each seat's memory cgroup, where there is one (as root: see :mod:`.cgroup`).
         self.memory: dict[int, cgroup.MemoryGroup] = {}
 
     def command(self, argv: list[str], seat: int, cwd=None, memory_mib: int = 0,
-                env: dict | None = None) -> tuple[list[str], Callable | None]:
-        """The argv that starts a bot at ``seat``, and what its child must do before ``exec``
+                env: dict | None = None) -> Launch:
+        """How to start a bot at ``seat``: its argv, what its child must do before ``exec``
         (join the seat's cgroups: pids, and memory when ``memory_mib`` and the machine allow,
-        then in :attr:`memory`), or None. ``env`` is the bot's environment (the sandbox
-        passes on only some of it)."""
+        then in :attr:`memory`), and under the sandbox its environment (``env``, the bot's,
+        of which it passes on only some) and the descriptor of bwrap's arguments.
+        OSError when a cgroup cannot be made; under the sandbox FolderTooLarge, or ServerFault
+        when its folder cannot be copied."""
         joins = []
         pids = None
         if self.max_procs and _as_root() and cgroup.problem() is None:
@@ -372,17 +520,18 @@ class Confinement:
                 for step in joins:
                     step()
         if self.sandbox:
-            return wrap(argv, self.scratch.seat(seat), self.hidden, cwd, self.max_procs,
-                        env), join
+            launch = wrap(argv, self.copies, self.hidden, cwd, self.max_procs, env,
+                          self.scratch_mib)
+            return launch._replace(preexec=join)
         if self.wrapped:
-            return isolate(argv, cwd, self.max_procs), join
-        return argv, join
+            return Launch(isolate(argv, cwd, self.max_procs), join)
+        return Launch(argv, join)
 
     def close(self) -> None:
-        """End whatever is left in the seats' cgroups, remove them and the scratch folders."""
+        """End whatever is left in the seats' cgroups, remove them and the folders' copies."""
         for group in self.groups:
             group.remove()
         self.groups = []
         self.memory = {}
-        if self.scratch is not None:
-            self.scratch.remove()
+        if self.copies is not None:
+            self.copies.remove()

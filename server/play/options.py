@@ -61,14 +61,14 @@ def texts_as_flags(texts: dict[str, str]) -> str:
 #: ``--help`` (each is the flag ``--`` + the name with ``-`` for ``_``).
 LIMIT_OPTIONS = ("startup_timeout", "reply_timeout", "time_bank", "time_per_hand",
                  "max_memory", "max_cpu", "max_files", "max_file_size", "max_procs",
-                 "stderr_cap", "sandbox")
+                 "max_scratch", "stderr_cap", "sandbox")
 
 
 def limits_from_options(*, startup_timeout: float = 10.0, reply_timeout: float = 5.0,
                         time_bank: float = 30.0, time_per_hand: float = 0.05,
                         max_memory: int = 2048, max_cpu: int = 3600, max_files: int = 256,
-                        max_file_size: int = 100, max_procs: int = 64, stderr_cap: int = 1024,
-                        sandbox: bool = False) -> Limits:
+                        max_file_size: int = 100, max_procs: int = 64, max_scratch: int = 256,
+                        stderr_cap: int = 1024, sandbox: bool = False) -> Limits:
     """The :class:`~pokerbots.server.seats.limits.Limits` the bot-limit options ask for (the
     defaults are the options' own: a time bank of 0 is none, ``stderr_cap`` is in KiB)."""
     return Limits(
@@ -76,7 +76,7 @@ def limits_from_options(*, startup_timeout: float = 10.0, reply_timeout: float =
         time_per_hand=time_per_hand,
         resources=ResourceLimits(memory_mib=max_memory, cpu_seconds=max_cpu,
                                  open_files=max_files, file_size_mib=max_file_size,
-                                 processes=max_procs),
+                                 processes=max_procs, scratch_mib=max_scratch),
         sandbox=sandbox, stderr_cap=stderr_cap * 1024,
     )
 

@@ -280,14 +280,18 @@ async def start(spec: BotSpec, *, env: dict, cwd=None, resources: ResourceLimits
     steps = []
     wrapped = False
     memory = None
+    launch = sandbox.Launch(argv)
     if confine and confinement is not None:
         try:
-            argv, join = confinement.command(argv, seat, cwd, memory_mib=resources.memory_mib,
-                                             env=env)
+            launch = confinement.command(argv, seat, cwd, memory_mib=resources.memory_mib,
+                                         env=env)
+        except sandbox.FolderTooLarge as refused:
+            raise StartFailed(str(refused)) from None
         except OSError as unlimited:
             raise StartFailed(f"its process or memory limit could not be set up: {unlimited}"
                               ) from None
-        steps.append(join)
+        argv, env = launch.argv, launch.env or env
+        steps.append(launch.preexec)
         wrapped = confinement.wrapped
         memory = confinement.memory.get(seat)
     if confine:
@@ -301,13 +305,16 @@ async def start(spec: BotSpec, *, env: dict, cwd=None, resources: ResourceLimits
         # forked exits, and trio retires idle worker threads after a few seconds.
         process = Child(subprocess.Popen(
             argv, stdin=to_bot_r, stdout=from_bot_w, stderr=stderr_fd,
-            start_new_session=True, env=env, cwd=cwd, pass_fds=spec.pass_fds + extra_fds,
+            start_new_session=True, env=env, cwd=cwd,
+            pass_fds=spec.pass_fds + extra_fds + launch.fds,
             preexec_fn=_chain([step for step in steps if step is not None]),
         ))
     except (OSError, subprocess.SubprocessError) as failed:
         for fd in (to_bot_r, to_bot_w, from_bot_r, from_bot_w):
             os.close(fd)
         raise StartFailed(getattr(failed, "strerror", None) or str(failed)) from None
+    finally:
+        launch.close()
     os.close(to_bot_r)
     os.close(from_bot_w)
     os.set_blocking(to_bot_w, False)

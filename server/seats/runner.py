@@ -333,8 +333,9 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
     fault = failure = None
     interrupted: list[str] = []
     confinement = sandbox.Confinement(sandbox=limits.sandbox, isolate=limits.isolate,
-                                      max_procs=limits.resources.processes, hidden=[log.path],
-                                      name=f"pokerbots-{token}")
+                                      max_procs=limits.resources.processes,
+                                      scratch_mib=limits.resources.scratch_mib,
+                                      hidden=[log.path], name=f"pokerbots-{token}")
     was_subreaper = reaper.set_subreaper(True)
     before = reaper.children_of(os.getpid())
     clocks = [SeatClock(spec.reply_limit) for spec in specs]

@@ -15,6 +15,7 @@ when the service next starts.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import signal
@@ -47,7 +48,10 @@ def test(job: dict) -> dict:
     from pokerbots.server.play.options import MatchSetupError, limits_from_dict
     from pokerbots.server.seats.arguments import parse_bot
 
-    spec = parse_bot(shlex.quote(job["entry"]))
+    entry = Path(job["entry"])
+    # Named by its entry point, as its team knows it: the reports, summary.json and the hand
+    # history quote no path of the service's.
+    spec = dataclasses.replace(parse_bot(shlex.quote(str(entry))), label=entry.name)
     cases = smoke.plan([job["game"]], [job["players"]], ROUNDS, SEED)
     logs = Path(job["logs"])
     limits = limits_from_dict(job["limits"])
@@ -59,11 +63,18 @@ def test(job: dict) -> dict:
             return {"passed": False, "cases": number, "reason": "the smoke test could not"
                     f" start: {exc}", "report": str(exc), "logs": None, "transcript": None}
         if not result.passed:
-            report = result.report + f"\nReproduce: {result.command}"
+            report = _for_the_team(result.report + f"\nReproduce: {result.command}")
             return {"passed": False, "cases": number,
-                    "reason": f"{case.name}: {result.reason}", "report": report,
+                    "reason": _for_the_team(f"{case.name}: {result.reason}"), "report": report,
                     "logs": str(result.logs), "transcript": transcript_name(case.seat)}
     return {"passed": True, "cases": len(cases)}
+
+
+def _for_the_team(text: str) -> str:
+    """A verdict's text as the bot's team reads it: the server's Python (the random
+    opponent's interpreter) as they would type it. (Its paths into the data folder are made
+    relative when the store records it.)"""
+    return text.replace(sys.executable, "python3")
 
 
 async def run(job: dict) -> dict | None:

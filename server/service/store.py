@@ -30,16 +30,19 @@ request reads through a connection of its own, and never blocks it. Tables:
                  first characters, which find its row), ``salt`` and ``hash`` (scrypt of its
                  token; all three NULL once revoked), ``created``, ``revoked``
 
-Paths are stored relative to the data folder, so that the folder can move. Times are seconds
-since the epoch (UTC). A store written before seeds were kept as text (its ``tournaments.seed``
-an INTEGER column) is brought up to the present table when it is opened for writing
-(:func:`open_store`), its seeds and everything else kept.
+Paths are stored relative to the data folder, so that the folder can move, and so are the
+paths in the texts the workers write (smoke reports, fault paragraphs, a failed tournament's
+output: :func:`relative_text`), which pages show: no page names the data folder. Times are
+seconds since the epoch (UTC). A store written before seeds were kept as text (its
+``tournaments.seed`` an INTEGER column) is brought up to the present table when it is opened
+for writing (:func:`open_store`), its seeds and everything else kept.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 
@@ -86,6 +89,18 @@ CREATE TABLE IF NOT EXISTS teams (
 
 
 
+def relative_text(text: str | None, data: Path) -> str | None:
+    """``text`` with every path into the data folder ``data`` made relative to it
+    (``/srv/data/bots/x/bot.py`` -> ``bots/x/bot.py``, the folder itself -> ``.``)."""
+    if not text:
+        return text
+    for folder in dict.fromkeys((str(data), str(data.resolve()))):
+        if folder != os.sep:
+            text = re.sub(re.escape(folder) + r"(/+|(?![\w-]|\.[\w.-]))",
+                          lambda m: "" if m.group(1) else ".", text)
+    return text
+
+
 class Store(Database):
     """The service's store in a data folder (:func:`open_store`)."""
 
@@ -100,6 +115,10 @@ class Store(Database):
         path = Path(path).resolve()
         data = self.data.resolve()
         return os.path.relpath(path, data) if path.is_relative_to(data) else str(path)
+
+    def relative_text(self, text: str | None) -> str | None:
+        """:func:`relative_text` in this store's data folder."""
+        return relative_text(text, self.data)
 
     # -- meta ------------------------------------------------------------------------------
 
@@ -170,8 +189,8 @@ class Store(Database):
         status = "admitted" if passed else "quarantined"
         self._write("UPDATE versions SET status = ?, reason = ?, report = ?, smoke_logs = ?,"
                     " transcript = ?, tested = ?, cases = ? WHERE id = ?",
-                    (status, reason, report, smoke_logs, transcript, tested, cases,
-                     version_id))
+                    (status, self.relative_text(reason), self.relative_text(report), smoke_logs,
+                     transcript, tested, cases, version_id))
         if passed:
             self._write("UPDATE bots SET admitted_id = ? WHERE version_id = ?",
                         (version_id, version_id))
@@ -284,7 +303,7 @@ class Store(Database):
         self._write("UPDATE tournaments SET status = ?, finished = ?,"
                     " standings = COALESCE(?, standings), error = ? WHERE id = ?",
                     (status, finished, None if standings is None else json.dumps(standings),
-                     error, tournament_id))
+                     self.relative_text(error), tournament_id))
 
     # -- matches ---------------------------------------------------------------------------
 
@@ -294,7 +313,8 @@ class Store(Database):
         values = [(tournament_id, r["id"], r["table_no"], r["deal_set"], r["seating_no"],
                    json.dumps(r["seating"]), r["status"], r["hands"],
                    None if r["bankrolls"] is None else json.dumps(r["bankrolls"]),
-                   r["culprit"], r["error"], r["log_dir"] and self.relative(r["log_dir"]),
+                   r["culprit"], self.relative_text(r["error"]),
+                   r["log_dir"] and self.relative(r["log_dir"]),
                    r["started"], r["finished"]) for r in rows]
         try:
             with self.db:

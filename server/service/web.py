@@ -29,6 +29,7 @@ read-only connection to the store.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -48,7 +49,7 @@ from pokerbots.server.logs import folder as folder_
 from pokerbots.server.service import auth, pages, replay, visibility
 from pokerbots.server.service import ladder as ladder_
 from pokerbots.server.service.auth import viewer_of
-from pokerbots.server.service.store import reader
+from pokerbots.server.service.store import reader, relative_text
 from pokerbots.server.tournament import report, results_store
 from pokerbots.server.tournament import standings as standings_
 
@@ -184,7 +185,7 @@ def create_app(data: Path, now: Callable[[], pages.Now],
             if row is None:
                 return not_found(f"There is no tournament {tournament_id}.", viewer)
             numbers = {m["match_no"]: m["id"] for m in store.matches(tournament_id)}
-            body = report_body(data / row["folder"], row, numbers, viewer)
+            body = report_body(data, data / row["folder"], row, numbers, viewer)
             seen = visibility.sight(viewer).tournament(row)
             return HTMLResponse(pages.tournament(store, seen, body, now(), viewer))
 
@@ -386,11 +387,13 @@ def _history(data: Path, row: dict, records: list[dict], sight) -> list[str]:
 
 class _Seen:
     """A tournament's results store as ``sight`` may read its failed matches: each error
-    paragraph as :meth:`.visibility.Sight.error` gives it (the report quotes them)."""
+    paragraph as :meth:`.visibility.Sight.error` gives it (the report quotes them); the paths
+    in them and in the bots' commands relative to the data folder ``data``."""
 
-    def __init__(self, results, viewer) -> None:
+    def __init__(self, results, viewer, data: Path) -> None:
         self.results = results
         self.viewer = viewer
+        self.data = data
 
     def __getattr__(self, name):
         return getattr(self.results, name)
@@ -398,17 +401,22 @@ class _Seen:
     def matches(self, *statuses: str) -> list[dict]:
         rows = self.results.matches(*statuses)
         return [{**r, "error": visibility.sight(self.viewer, r["seating"]).error(
-                    r["error"], r["culprit_seat"])} for r in rows]
+                    relative_text(r["error"], self.data), r["culprit_seat"])} for r in rows]
+
+    def entrants(self) -> list:
+        return [dataclasses.replace(e, arg=relative_text(e.arg, self.data))
+                for e in self.results.entrants()]
 
 
-def report_body(folder: Path, row: dict, numbers: dict[int, int], viewer=None
+def report_body(data: Path, folder: Path, row: dict, numbers: dict[int, int], viewer=None
                 ) -> Markup | None:
-    """The content of the tournament's ``report.html``, made from its own store, each failed
-    match linked to its page here (``numbers``: its id there -> its id here), its error
-    paragraphs as ``viewer`` may read them."""
+    """The content of the tournament's ``report.html``, made from its own store (in
+    ``folder`` of the data folder ``data``), each failed match linked to its page here
+    (``numbers``: its id there -> its id here), its error paragraphs as ``viewer`` may read
+    them."""
     if not results_store.exists(folder):
         return None
-    results = _Seen(results_store.open_store(folder), viewer)
+    results = _Seen(results_store.open_store(folder), viewer, data)
     try:
         document = row["standings"] if row["status"] == "done" else None
         document = visibility.sight(viewer).standings(document or standings_.document(results))

@@ -24,6 +24,7 @@ parser.add_argument("--seconds", type=float, default=0.2)
 parser.add_argument("--signal", default="KILL", help="for kill-others: the signal's name")
 parser.add_argument("--target", default="", help="for kill-others: text in the victims' argv")
 parser.add_argument("--count", type=int, default=500, help="for fork-many")
+parser.add_argument("--mib", type=int, default=1024, help="for fill-scratch: at most this much")
 args = parser.parse_args()
 mode = args.mode
 
@@ -77,6 +78,36 @@ def others(target: str) -> list[int]:
         if target.encode() in cmdline and b"kill-others" not in cmdline and parent != me:
             found.append(int(name))
     return found
+
+
+def fill_scratch(stop_at_full: bool) -> None:
+    """Write files of 64 MiB (below --max-file-size) into $TMPDIR until the disk is full or
+    --mib MiB are written; report on stderr how much, where, and how it ended. Unless
+    ``stop_at_full``, the error of the write that did not fit is raised (the bot dies of it)."""
+    folder = os.environ.get("TMPDIR", "/tmp")
+    chunk = b"\xa5" * (1 << 20)
+    written = files = 0
+    ending = f"stopped at the cap of {args.mib} MiB"
+    free_before = os.statvfs(folder).f_bavail * os.statvfs(folder).f_frsize
+    try:
+        while written < args.mib << 20:
+            with open(os.path.join(folder, f"fill{files}"), "wb") as f:
+                files += 1
+                for _ in range(64):
+                    if written >= args.mib << 20:
+                        break
+                    f.write(chunk)
+                    f.flush()
+                    written += len(chunk)
+    except OSError as exc:
+        ending = f"then: {exc}"
+        if not stop_at_full:
+            raise
+    finally:
+        stat = os.statvfs(folder)
+        print(f"FILLED {written >> 20} MiB in {files} files in {folder} (free before"
+              f" {free_before >> 20} MiB, after {stat.f_bavail * stat.f_frsize >> 20} MiB), "
+              f"{ending}", file=sys.stderr, flush=True)
 
 
 def busy(seconds: float) -> None:
@@ -139,6 +170,8 @@ if mode == "file-hog":
     with open(os.path.join(os.environ.get("TMPDIR", "/tmp"), "hog"), "wb") as f:
         while True:
             f.write(b"\0" * (1 << 20))
+if mode == "fill-scratch":  # fills its scratch folder at the start, then plays on
+    fill_scratch(stop_at_full=True)
 if mode.startswith("sandbox-"):
     what = []
     try:
@@ -171,6 +204,8 @@ def misbehave(state):
         print("Traceback (most recent call last):\nValueError: the bot gave up", file=sys.stderr,
               flush=True)
         os._exit(3)
+    if mode == "fill-scratch-crash":  # fills its scratch folder and dies of the full disk
+        fill_scratch(stop_at_full=False)
     if mode == "segv":
         print("about to crash hard", file=sys.stderr, flush=True)
         os.kill(os.getpid(), signal.SIGSEGV)

@@ -16,6 +16,15 @@ server as ``seatN.stderr``), one line each:
     SEED <path> <seed>   the seed a results store recorded (readable with sqlite3)
     SCANNED <files> files <folders> folders in <seconds> s
 
+Before that, what names places of the host without being a file it walks, one line each:
+
+    SEES cmdline1 <text>     /proc/1/cmdline (the sandbox's first process: bubblewrap)
+    SEES environ1 <text>     /proc/1/environ
+    SEES cmdline <text>      its own command line (/proc/self/cmdline)
+    SEES mount <line>        each line of /proc/self/mountinfo
+    SEES env <NAME=value>    each variable of its environment
+    SEES cwd <path>          its working folder
+
 and each hand ``GUESS hand <n>: <cards>``, its guess of the opponents' hole cards: read from a
 hand record it found (a duplicate sibling's hands.jsonl deals the same cards), else at random
 (``random``). The tests plant canaries where a bot must not look and read this report.
@@ -48,6 +57,32 @@ FIRST = ["/tmp", "/root", "/home", "/work", "/srv", "/var", "/opt", "/mnt", "/"]
 def report(text: str) -> None:
     sys.stderr.write(text + "\n")
     sys.stderr.flush()
+
+
+def proc_text(path: str) -> str:
+    """A /proc file with its NUL separators as spaces ("(unreadable: ...)" if it is not)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read().replace(b"\0", b" ").decode("utf-8", "backslashreplace").strip()
+    except OSError as exc:
+        return f"(unreadable: {exc.strerror})"
+
+
+def sights() -> None:
+    """Report what names places without being a file: the sandbox's first process, its own
+    command line, its mount table, environment and working folder."""
+    report(f"SEES cmdline1 {proc_text('/proc/1/cmdline')}")
+    report(f"SEES environ1 {proc_text('/proc/1/environ')}")
+    report(f"SEES cmdline {proc_text('/proc/self/cmdline')}")
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="backslashreplace") as f:
+            for line in f:
+                report(f"SEES mount {line.rstrip()}")
+    except OSError as exc:
+        report(f"SEES mount (unreadable: {exc.strerror})")
+    for key, value in sorted(os.environ.items()):
+        report(f"SEES env {key}={value}")
+    report(f"SEES cwd {os.getcwd()}")
 
 
 def interesting(name: str) -> bool:
@@ -156,6 +191,7 @@ def decide(state) -> str:
     return state.check_or_call()
 
 
+sights()
 search()
 client = Client(decide, check=False)
 for line in sys.stdin.buffer:
