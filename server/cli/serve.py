@@ -107,7 +107,8 @@ def command() -> click.Command:
                           " may unpack to (K, M, G: 512K, 50M)."),
         click.option("--upload-interval", default="60s", show_default=True,
                      callback=parse_every, metavar="TIME",
-                     help="Shortest time between two accepted uploads of a team (s, m, h)."),
+                     help="Shortest time between two uploads of a team, accepted or refused"
+                          " (s, m, h)."),
         click.option("--scheduler", metavar="ADDRESS", default=None,
                      help="Play the tournaments' matches on the Dask cluster of this scheduler"
                           " (tcp://host:port); its workers must see --data at the same path."),

@@ -20,6 +20,7 @@ One job per module:
                  team (a Bearer header or the login cookie), ``/login`` and ``/logout``
 ``uploads``      a team's bot uploaded (``/api/submissions``), taken as a folder is;
                  ``archives`` packs a bot folder and unpacks an upload, checking every entry;
+                 ``links`` where a folder's links lead, followed as the file system will;
                  ``client`` the team's side (``pokerbots submit``)
 ``web``          the Starlette application: routes, log files, the JSON API
 ``pages``        what each page shows; ``chart`` the chart of results over the tournaments

@@ -21,7 +21,7 @@ from starlette.routing import Route
 
 from pokerbots.server.service import pages
 from pokerbots.server.service.store import Store, reader
-from pokerbots.server.service.teams import Team, authenticate
+from pokerbots.server.service.teams import Team, Unchecked, authenticate, check
 
 COOKIE = "pokerbots_token"
 #: The most bytes of a login form read (a token is about 100).
@@ -37,16 +37,28 @@ def token_of(request: Request) -> str | None:
 
 
 def viewer_of(request: Request, store: Store | None = None) -> Team | None:
-    """The team whose token the request carries, or None (none, wrong, revoked). ``store``:
-    the request's store, else one is opened (the site's data folder is ``app.state.data``).
-    Blocking (a scrypt the first time a token is seen): call it from a worker thread, as
-    Starlette runs plain function handlers."""
+    """The team whose token the request carries, or None (none, wrong, revoked, not checked
+    now). ``store``: the request's store, else one is opened (the site's data folder is
+    ``app.state.data``). Blocking (a scrypt the first time a token is seen): call it from a
+    worker thread, as Starlette runs plain function handlers."""
+    found = checked_viewer(request, store)
+    return found if isinstance(found, Team) else None
+
+
+def checked_viewer(request: Request, store: Store | None = None) -> Team | Unchecked | None:
+    """As :func:`viewer_of`, telling a token that was not checked (:class:`.teams.Unchecked`:
+    its key or its client failed lately) from a wrong one (None)."""
     token = token_of(request)
     if token is None:
         return None
+    client = request.client.host if request.client is not None else None
     if store is not None:
-        return authenticate(store, token)
-    return team_of(request.app.state.data, token)
+        return check(store, token, client)
+    opened = reader(request.app.state.data)
+    try:
+        return check(opened, token, client)
+    finally:
+        opened.close()
 
 
 def _local(path: str) -> str:
@@ -55,11 +67,12 @@ def _local(path: str) -> str:
     return path if path.startswith("/") and not path.startswith(("//", "/\\")) else ""
 
 
-def team_of(data: Path, token: str) -> Team | None:
-    """The team of ``token`` in the service whose data folder is ``data``, or None."""
+def team_of(data: Path, token: str, client: str | None = None) -> Team | None:
+    """The team of ``token`` (sent from the address ``client``) in the service whose data
+    folder is ``data``, or None."""
     opened = reader(data)
     try:
-        return authenticate(opened, token)
+        return authenticate(opened, token, client)
     finally:
         opened.close()
 
@@ -83,7 +96,8 @@ def routes(now: Callable[[], pages.Now]) -> list[Route]:
         fields = parse_qs(body.decode("latin-1"))
         token = fields.get("token", [""])[0].strip()
         target = _local(fields.get("next", [""])[0])
-        team = (await anyio.to_thread.run_sync(team_of, request.app.state.data, token)
+        client = request.client.host if request.client is not None else None
+        team = (await anyio.to_thread.run_sync(team_of, request.app.state.data, token, client)
                 if token else None)
         if team is None:
             return form("That token is not a team's token (or it was revoked).", 401, target)

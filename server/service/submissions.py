@@ -13,6 +13,11 @@ sizes, times and modes: no file is opened) every few seconds and calls :func:`ex
 for the folders whose fingerprint changed. :func:`snapshot` copies a version into the data
 folder, where it is tested and played from, so that its author may go on changing the folder
 while the admitted version keeps playing.
+
+A version's links must resolve inside its folder, as the file system follows them
+(:func:`leaving_link`, by :mod:`.links`): a folder whose link leads elsewhere (another bot's
+copy, ``/etc``) is rejected, naming the link, its ``VERSION`` unread; and the entry point's
+real path must be inside the folder.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from pathlib import Path
 
 from pokerbots.server.seats.arguments import parse_bot
 from pokerbots.server.seats.bots import BotSpecError
+from pokerbots.server.service.links import Tree
 from pokerbots.server.tournament.entrants import check_name
 
 #: The entry points, in the order they are looked for.
@@ -68,27 +74,59 @@ def printable(name: str) -> str:
     return os.fsencode(name).decode("utf-8", "replace")
 
 
+#: The longest a name is quoted in a message (characters of its ``repr``).
+QUOTED = 100
+
+
+def quoted(text: str) -> str:
+    """``repr(text)``, shortened to about :data:`QUOTED` characters (saying so) when longer:
+    a message never quotes a long name whole."""
+    shown = repr(text)
+    if len(shown) <= QUOTED:
+        return shown
+    keep = QUOTED - 2
+    while len(shown := repr(text[:keep])) > QUOTED:  # escapes: \\x00 is four characters
+        keep = keep * QUOTED // len(shown) - 1
+    size = len(text.encode("utf-8", "surrogatepass"))
+    return f"{shown}... ({size:,} bytes, shortened)"
+
+
 def _walk(folder: Path):
-    """``(relative path, os.stat_result)`` of every file and link below ``folder``, sorted;
-    symbolic links are not followed."""
-    for root, dirs, files in os.walk(folder):
+    """``(relative path, os.stat_result)`` of every file and link below ``folder``, sorted
+    (a folder's files, then each of its folders in turn); symbolic links are not followed.
+    A loop, not a recursion: a folder thousands of levels deep is walked all the same."""
+    stack = [""]
+    while stack:
+        rel = stack.pop()
+        root = os.path.join(folder, rel)
+        try:
+            with os.scandir(root) as found:
+                entries = list(found)
+        except OSError:
+            continue  # removed, or unreadable, while we read
+        dirs, files = [], []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            (dirs if is_dir else files).append(entry.name)
         kept = []
         for name in sorted(dirs):
-            path = os.path.join(root, name)
-            if os.path.islink(path):
+            if os.path.islink(os.path.join(root, name)):
                 files.append(name)  # a link to a folder is recorded as a link
             elif name not in _SKIPPED_DIRS:
                 kept.append(name)
-        dirs[:] = kept
+        above = rel + os.sep if rel else ""
         for name in sorted(files):
             if name.endswith(_SKIPPED_SUFFIXES):
                 continue
-            path = os.path.join(root, name)
             try:
-                info = os.lstat(path)
+                info = os.lstat(os.path.join(root, name))
             except FileNotFoundError:
                 continue  # removed while we read
-            yield os.path.relpath(path, folder), info
+            yield above + name, info
+        stack.extend(above + name for name in reversed(kept))
 
 
 def fingerprint(folder: Path) -> tuple:
@@ -157,9 +195,45 @@ def entry_point(folder: Path) -> tuple[str | None, str | None]:
                   " bot.py, at its top")
 
 
+def leaving_link(folder: Path) -> str | None:
+    """Why ``folder`` cannot be a version because one of its links does not resolve inside
+    it (the first found, by name), or None. Every link is followed as the file system will,
+    over the folder's own tree (:class:`.links.Tree`): none may lead above the folder, loop,
+    or go through more than 40 links."""
+    tree = Tree()
+    found = []
+    folders = [(folder, [])]
+    while folders:
+        path, above = folders.pop()
+        with os.scandir(path) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                parts = [*above, entry.name]
+                if entry.is_symlink():
+                    node = tree.add(parts, "link", "/".join(parts))
+                    node.target = os.readlink(entry.path)
+                    found.append(node)
+                elif entry.is_dir(follow_symlinks=False):
+                    tree.add(parts, "dir", entry.name)
+                    folders.append((entry.path, parts))
+                else:
+                    tree.add(parts, "file", entry.name)
+    for node in sorted(found, key=lambda n: n.raw):
+        why = tree.leads_outside(node)
+        if why is not None:
+            what = {"loop": "leads back to itself", "too many links":
+                    "goes through more than 40 links"}.get(why, "leads outside the bot's folder")
+            return (f"{quoted(printable(node.raw))} is a link that {what} (to"
+                    f" {quoted(printable(node.target))}): a bot's links must stay inside its"
+                    " folder")
+    return None
+
+
 def examine(name: str, folder: Path) -> Examined:
     """Read ``folder`` whole: its version and whether it can play."""
     found = digest(folder)
+    leaving = leaving_link(folder)
+    if leaving is not None:  # its VERSION may lead anywhere: not read
+        return Examined(name, found, found[:12], None, leaving)
     label = label_of(folder, found)
     try:
         check_name(name)
@@ -167,13 +241,25 @@ def examine(name: str, folder: Path) -> Examined:
         return Examined(name, found, label, None,
                         f"{exc}: rename the folder (its name is the bot's name)")
     entry, problem = entry_point(folder)
+    if entry is not None and not _inside(folder / entry, folder):
+        return Examined(name, found, label, None,
+                        f"{entry} leads outside the bot's folder: the entry point must be"
+                        " in it")
     return Examined(name, found, label, entry, problem)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether ``path``'s real path (every link followed) is inside ``folder``'s."""
+    return os.path.realpath(path).startswith(os.path.realpath(folder) + os.sep)
 
 
 def snapshot(folder: Path, destination: Path) -> None:
     """Copy ``folder`` to ``destination``, which must not exist (links stay links, modes are
     kept). What the copy holds is the version: examine the copy, not the original, which
     its author may be changing meanwhile."""
-    shutil.copytree(folder, destination, symlinks=True,
-                    ignore=shutil.ignore_patterns(*_SKIPPED_DIRS,
-                                                  *("*" + s for s in _SKIPPED_SUFFIXES)))
+    try:
+        shutil.copytree(folder, destination, symlinks=True,
+                        ignore=shutil.ignore_patterns(*_SKIPPED_DIRS,
+                                                      *("*" + s for s in _SKIPPED_SUFFIXES)))
+    except RecursionError:  # copytree recurses: thousands of levels are too many
+        raise shutil.Error(f"{folder} is too many folders deep to be copied") from None
