@@ -121,9 +121,10 @@ def test_a_client_gone_mid_body_is_one_line_of_the_log_not_a_traceback(site):
 
 
 def test_login_refuses_a_long_or_cross_site_form_before_reading_its_body(site):
+    """No byte of either body is sent: an answer that waited for it would be the 408 at the
+    body deadline (3 s), as the held logins below get."""
     head = (b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type:"
             b" application/x-www-form-urlencoded\r\n")
-    # no byte of either body is sent: an answer that waited for it would be the 408, at 3 s
     answer, seconds = raw_request(site.port, head + b"Content-Length: 5000\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 413") and seconds < 2, (answer[:200], seconds)
     assert b"too long" in answer and b"set-cookie" not in answer.lower()
@@ -131,11 +132,6 @@ def test_login_refuses_a_long_or_cross_site_form_before_reading_its_body(site):
                                   b"Content-Length: 4000\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 403") and seconds < 2, (answer[:200], seconds)
     assert b"posted from another site" in answer and b"set-cookie" not in answer.lower()
-    # a body that never comes: 408 at the body deadline, and the connection closed
-    answer, seconds = raw_request(site.port, head + b"Content-Length: 4000\r\n\r\ntoken=")
-    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
-    assert BODY - 0.5 < seconds < BODY + SLACK
-    assert f"did not arrive within {BODY:g} s".encode() in answer
 
 
 def versions_of(served: Served, team: str) -> int:
@@ -186,7 +182,7 @@ def test_held_connections_are_closed_at_their_deadlines_while_the_site_answers(s
                      "--drip-head", "5", "--drip-body", "5", "--seconds", "5",
                      "--linger", str(BODY + 3))
     health = figures["healthz"]
-    assert health["failed"] == 0 and health["answered"] >= 5, health
+    assert health["failed"] == 0 and health["answered"] >= 3, health
     assert health["max"] < 2.0, health
     for kind, row in figures["kinds"].items():
         assert row["still_open"] == 0 and row["closed_by_server"] == row["opened"], (kind, row)
@@ -194,6 +190,8 @@ def test_held_connections_are_closed_at_their_deadlines_while_the_site_answers(s
         # /healthz's connections waited too
         deadline = HEAD if kind in ("half-head", "drip-head") else BODY
         assert row["closed_after_max"] < deadline + health["max"] + SLACK, (kind, row)
+    # a body that never came is answered 408 before the close (unless closed to make room)
+    assert set(figures["kinds"]["login"]["answers"]) == {"408"}, figures["kinds"]["login"]
     log = site.log()
     assert "closed to make room" in log or "counted in a line a minute" in log
     next_tournament_done(site, before)

@@ -7,7 +7,7 @@
 Each request is ``POST /login`` announcing ``Content-Length: 4000``, sends the first 11 bytes
 of its body (``token=abcde``) and closes the connection. With ``--log`` (the service's output
 file), the bytes it grew by and the tracebacks added are counted once it has stopped growing
-for a second. Printed: the requests sent and the seconds they took; the log's growth.
+for half a second. Printed: the requests sent and the seconds they took; the log's growth.
 ``--json`` prints the same figures as one JSON object on the last line.
 """
 
@@ -56,10 +56,10 @@ async def attack(url: str, requests: int, parallel: int) -> int:
     return sent
 
 
-def settled_size(log: Path) -> int:
-    """The log's size once it has not grown for a second (at most 30 s)."""
+def settled_size(log: Path, quiet: float = 0.5) -> int:
+    """The log's size once it has not grown for ``quiet`` seconds (at most 30 s)."""
     size, steady_since, deadline = log.stat().st_size, time.monotonic(), time.monotonic() + 30
-    while time.monotonic() - steady_since < 1.0 and time.monotonic() < deadline:
+    while time.monotonic() - steady_since < quiet and time.monotonic() < deadline:
         time.sleep(0.1)
         now = log.stat().st_size
         if now != size:

@@ -18,8 +18,9 @@ again at once. Meanwhile a fresh connection asks ``GET /healthz`` every ``--prob
 (each given 10 s). Then nothing is opened again and the connections still open are given
 ``--linger`` more seconds for the server to close them. Printed: per kind, the connections
 opened, those the server closed and how long they had been open (median, largest), those still
-open at the end and the oldest's age; ``/healthz``'s answers, failures, median and largest
-latency. ``--json`` prints the same figures as one JSON object on the last line.
+open at the end and the oldest's age, the statuses of the answers sent before a close;
+``/healthz``'s answers, failures, median, 90th percentile and largest latency. ``--json``
+prints the same figures as one JSON object on the last line.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import json
 import statistics
 import sys
 import time
+from collections import Counter
 from urllib.parse import urlsplit
 
 import trio
@@ -50,6 +52,8 @@ PROBE_TIMEOUT = 10.0
 class Figures:
     def __init__(self) -> None:
         self.opened: dict[str, int] = {}
+        #: The status of each answer the server sent before closing, by kind.
+        self.answers: dict[str, Counter] = {}
         self.refused: dict[str, int] = {}
         #: Seconds each connection the server closed had been open, by kind.
         self.closed: dict[str, list[float]] = {}
@@ -87,8 +91,12 @@ async def hold(kind: str, host: str, port: int, until: float, end: trio.Event,
                 nursery.start_soon(_drip, stream, slow, drip)
                 nursery.start_soon(_cancel_on, end, nursery.cancel_scope)
                 try:
-                    while await stream.receive_some(65536):
-                        pass  # an answer (an error page): the close follows
+                    answer = b""
+                    while chunk := await stream.receive_some(65536):
+                        answer += chunk  # an answer (an error page): the close follows
+                    if answer:
+                        status = answer[9:12].decode("ascii", "replace")
+                        figures.answers.setdefault(kind, Counter())[status] += 1
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     pass
                 closed = True
@@ -176,7 +184,8 @@ def summary(figures: Figures) -> dict:
             "closed_by_server": len(closed),
             "closed_after_median": round(statistics.median(closed), 2) if closed else None,
             "closed_after_max": round(max(closed), 2) if closed else None,
-            "still_open": len(still), "oldest_open": round(max(still), 2) if still else None}
+            "still_open": len(still), "oldest_open": round(max(still), 2) if still else None,
+            "answers": dict(figures.answers.get(kind, {}))}
     answered = [p for p in figures.probes if p is not None]
     return {"kinds": kinds, "healthz": {
         "probes": len(figures.probes), "answered": len(answered),
@@ -214,7 +223,9 @@ def main() -> None:
                   " largest)" if row["closed_by_server"] else "closed by the server: none")
         still = (f"; still open: {row['still_open']} (oldest {row['oldest_open']} s)"
                  if row["still_open"] else "; none still open")
-        print(f"  {kind}: opened {row['opened']} (refused {row['refused']}); {closed}{still}")
+        answers = ", ".join(f"{n} {status}" for status, n in sorted(row["answers"].items()))
+        print(f"  {kind}: opened {row['opened']} (refused {row['refused']}); {closed}{still}"
+              + (f"; answered before the close: {answers}" if answers else ""))
     health = found["healthz"]
     print(f"  /healthz: {health['answered']} of {health['probes']} answered, median"
           f" {health['median']} s, p90 {health['p90']} s, largest {health['max']} s;"
