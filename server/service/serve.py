@@ -19,6 +19,7 @@ proxy's ``X-Forwarded-Proto``, ``-For`` and ``-Host`` are the request's (hyperco
 from __future__ import annotations
 
 import fcntl
+import resource
 import shutil
 import signal
 import socket
@@ -231,8 +232,6 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def _open_file_limit() -> int:
-    import resource
-
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
