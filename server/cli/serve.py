@@ -31,7 +31,7 @@ def parse_every(ctx, param, text: str) -> float:
         raise click.BadParameter(f"{text!r}: give a time such as 1h, 15m, 90s or 1h30m")
     seconds = sum(float(number) * _UNITS[unit] for number, unit in parts)
     if seconds <= 0:
-        raise click.BadParameter(f"{text!r}: the time between tournaments must be above 0")
+        raise click.BadParameter(f"{text!r}: give a time above 0")
     return seconds
 
 
@@ -45,7 +45,8 @@ def parse_size(ctx, param, text: str) -> int:
 
 def serve(submissions: Path, data: Path, every: float, host: str, port: int, players: int,
           no_sandbox: bool, max_upload: int, upload_interval: float, scheduler: str | None,
-          ladder: int, **options) -> None:
+          ladder: int, head_timeout: float, body_timeout: float, max_connections: int,
+          behind_proxy: bool, **options) -> None:
     """Run a competition: every bot in SUBMISSIONS (one folder per bot) is smoke-tested, then
     plays a tournament at start-up and every --every; the results are on a web site.
 
@@ -66,7 +67,9 @@ def serve(submissions: Path, data: Path, every: float, host: str, port: int, pla
     config = ServeConfig(submissions=submissions, data=data, every=every, host=host,
                          port=port, players=players, sandbox=wanted, tournament=options,
                          max_upload=max_upload, upload_interval=upload_interval,
-                         scheduler=scheduler, ladder=ladder)
+                         scheduler=scheduler, ladder=ladder, head_timeout=head_timeout,
+                         body_timeout=body_timeout, max_connections=max_connections,
+                         behind_proxy=behind_proxy)
     try:
         run_service(config)
     except ServiceError as exc:
@@ -116,6 +119,26 @@ def command() -> click.Command:
                      metavar="N",
                      help="The home page's ladder ranks the admitted bots over the last N"
                           " finished tournaments."),
+        # The site's connections (server/service/connections.py, whose defaults these are).
+        click.option("--head-timeout", default="10s", show_default=True,
+                     callback=parse_every, metavar="TIME",
+                     help="A request's head must arrive whole within this time of the"
+                          " connection's start (or of the previous answer); else the"
+                          " connection is closed."),
+        click.option("--body-timeout", default="120s", show_default=True,
+                     callback=parse_every, metavar="TIME",
+                     help="A request's body must arrive whole within this time of its head"
+                          " (else 408 and closed), and each block of an answer be taken by"
+                          " the client within it. 120s takes a 50M upload at 3.5 Mbit/s."),
+        click.option("--max-connections", type=click.IntRange(min=1), default=1000,
+                     show_default=True, metavar="N",
+                     help="Most connections open at once (lowered to fit the open-file"
+                          " limit); at the cap a new one closes the connection that has"
+                          " waited longest for its client."),
+        click.option("--behind-proxy", is_flag=True,
+                     help="The site is reached through one reverse proxy (TLS): trust its"
+                          " X-Forwarded-Proto, -For and -Host headers (the login cookie is"
+                          " then Secure over https). Without it they are ignored."),
         *shared.values(),
     ]
 

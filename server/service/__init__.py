@@ -23,9 +23,11 @@ One job per module:
                  ``links`` where a folder's links lead, followed as the file system will;
                  ``client`` the team's side (``pokerbots submit``)
 ``web``          the Starlette application: routes, log files, the JSON API
+``connections``  the site's connections: deadlines on heads and bodies, a cap, hypercorn's
+                 worker that accepts them
 ``pages``        what each page shows; ``chart`` the chart of results over the tournaments
                  (both rendered by the Jinja2 templates in ``templates/``)
-``serve``        the service as a library: checks, hypercorn on trio, signals
+``serve``        the service as a library: checks, the site on trio, signals
 
 May import every layer below it (games ... tournament); the ``serve`` command is in
 :mod:`pokerbots.server.cli`.

@@ -6,16 +6,22 @@ script reads it), ``SameSite=Strict`` (no other site's page sends it), ``Secure`
 is reached over HTTPS. :func:`viewer_of` gives the team or None; ``POST /logout`` clears the
 cookie. The login form (``GET /login?next=/teams/NAME``) is ``templates/login.html``; after
 the login the browser goes to ``next`` (an address on this site), else to the team's page.
+
+A form posted from another site's page is refused (403, nothing done): :func:`cross_site`
+decides it, from the ``Origin`` and ``Sec-Fetch-Site`` headers a browser sends, for the
+login, the logout and the upload form alike. A request with neither (a script, ``pokerbots
+submit``) is not a browser's and goes on. ``POST /login`` checks that and its
+``Content-Length`` (at most 4 KiB) before it reads a byte of the body.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 import anyio
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
@@ -26,6 +32,43 @@ from pokerbots.server.service.teams import Team, Unchecked, authenticate, check
 COOKIE = "pokerbots_token"
 #: The most bytes of a login form read (a token is about 100).
 _FORM_BYTES = 4096
+#: What ``Sec-Fetch-Site`` says of a request the site's own page (or the person, typing an
+#: address) made.
+_OWN_FETCH = ("same-origin", "none")
+#: Default ports, left out of an origin.
+_PORTS = {"http": 80, "https": 443}
+
+
+def _origin(scheme: str, host: str | None, port: int | None) -> tuple[str, str, int] | None:
+    scheme = scheme.lower()
+    if not host or scheme not in _PORTS:
+        return None
+    return scheme, host.lower().rstrip("."), port or _PORTS[scheme]
+
+
+def cross_site(request: Request) -> str | None:
+    """Why ``request``, a post to one of the site's forms, comes from another site's page
+    (a sentence for the refusal), or None when it does not: its ``Sec-Fetch-Site`` (where the
+    browser sends one) is ``same-origin`` or ``none``, and its ``Origin`` (where sent) is the
+    site's own: the scheme and host the request was made to (those a proxy forwarded, with
+    ``--behind-proxy``). A request with neither header is not a browser's form and goes on."""
+    fetched = request.headers.get("sec-fetch-site")
+    if fetched is not None and fetched.strip().lower() not in _OWN_FETCH:
+        return (f"this was posted from another site's page (Sec-Fetch-Site:"
+                f" {fetched.strip()[:40]}), not from this site: nothing was done")
+    origin = request.headers.get("origin")
+    if origin is None:
+        return None
+    try:
+        parts = urlsplit(origin.strip())
+        theirs = _origin(parts.scheme, parts.hostname, parts.port)
+        ours = _origin(request.url.scheme, request.url.hostname, request.url.port)
+    except ValueError:  # a port that is not a number
+        theirs = ours = None
+    if theirs is None or theirs != ours:
+        return (f"this was posted from another site's page (Origin: {origin.strip()[:100]}),"
+                " not from this site: nothing was done")
+    return None
 
 
 def token_of(request: Request) -> str | None:
@@ -88,11 +131,20 @@ def routes(now: Callable[[], pages.Now]) -> list[Route]:
         return form(target=_local(request.query_params.get("next", "")))
 
     async def login(request: Request) -> Response:
+        refused = cross_site(request)
+        if refused is not None:
+            return form(f"Refused: {refused}. The form below is this site's own.", 403)
+        declared = request.headers.get("content-length", "")
+        if declared.strip().isdigit() and int(declared) > _FORM_BYTES:
+            return form("That form is too long: paste the token alone.", 413)
         body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > _FORM_BYTES:
-                return form("That form is too long: paste the token alone.", 413)
+        try:
+            async for chunk in request.stream():  # under the site's body deadline
+                body += chunk
+                if len(body) > _FORM_BYTES:
+                    return form("That form is too long: paste the token alone.", 413)
+        except ClientDisconnect:
+            return Response(status_code=400)  # nobody reads it
         fields = parse_qs(body.decode("latin-1"))
         token = fields.get("token", [""])[0].strip()
         target = _local(fields.get("next", [""])[0])
@@ -108,6 +160,9 @@ def routes(now: Callable[[], pages.Now]) -> list[Route]:
         return answer
 
     async def logout(request: Request) -> Response:
+        refused = cross_site(request)
+        if refused is not None:
+            return form(f"Refused: {refused}. The form below is this site's own.", 403)
         answer = RedirectResponse("/", status_code=303)
         answer.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
         return answer

@@ -28,13 +28,23 @@ Three trio tasks share the store (only they write to it, one at a time: they run
 Cancelling :meth:`Service.run` stops everything cleanly: the tournament process gets SIGTERM
 and ends its matches (every bot ended), the running test is stopped; both are recorded as
 unfinished and taken up again when the service next starts.
+
+A task that fails because the process or the system is short of open files or memory for
+now (:func:`short_of`: ``EMFILE``, ``ENFILE``...) says so, waits ``SHORT_WAIT`` seconds and
+starts again: a test is run again, a tournament stopped by it resumed, one that could not
+start is started then. Any other failure of the store or of the service's own files ends
+:meth:`Service.run`, with the reason.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import resource
 import secrets
 import shutil
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +55,9 @@ from pokerbots.server import seeds
 from pokerbots.server.logs.folder import tail
 from pokerbots.server.service import commitments, quarantine, submissions, tournaments
 from pokerbots.server.service.store import Store, StoreError
+
+if sys.version_info < (3, 11):
+    from exceptiongroup import BaseExceptionGroup
 
 #: Seconds between two looks at the submissions folder.
 POLL = 2.0
@@ -58,6 +71,16 @@ RETRY = 10.0
 FOLLOW = 3.0
 #: Where the data folder keeps each version's copy, smoke logs and tournaments.
 BOTS, QUARANTINE, TOURNAMENTS = "bots", "quarantine", "tournaments"
+#: Seconds a task waits before it starts again when the process is short of files or memory.
+SHORT_WAIT = 5.0
+#: Errors that say the process or the system lacks something for now (open files, memory,
+#: buffers): wait and try again.
+SHORT_OF = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
+#: Open files left below the limit that count as having reached it (SQLite opens up to three).
+_FILE_MARGIN = 8
+#: What each task does, as its messages say it.
+_TASKS = {"watch": "looking at the submissions", "test": "the smoke tests",
+          "tournaments": "the tournaments"}
 
 
 @dataclass(frozen=True)
@@ -82,6 +105,38 @@ class Settings:
     @property
     def sandbox(self) -> bool:
         return bool(self.options["sandbox"])
+
+
+def short_of(exc: BaseException) -> bool:
+    """Whether ``exc`` is the process or the system lacking open files or memory for now:
+    an OSError of :data:`SHORT_OF`, or a StoreError (SQLite says only "unable to open
+    database file") or a copy's errors (:class:`shutil.Error` keeps their text only) while
+    the process is at its open-file limit."""
+    if isinstance(exc, OSError):
+        return exc.errno in SHORT_OF
+    return isinstance(exc, (StoreError, shutil.Error)) and at_file_limit()
+
+
+def at_file_limit() -> bool:
+    """Whether the process has (nearly) as many files open as its limit allows."""
+    try:
+        probe = os.open(os.devnull, os.O_RDONLY)
+    except OSError as exc:
+        return exc.errno in SHORT_OF
+    os.close(probe)
+    try:
+        used = len(os.listdir("/proc/self/fd"))
+    except OSError as exc:
+        return exc.errno in SHORT_OF
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return soft != resource.RLIM_INFINITY and used >= soft - _FILE_MARGIN
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    """The errors of ``exc``: itself, or every one inside it if it is a group."""
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
 
 
 def say_line(text: str) -> None:
@@ -125,11 +180,23 @@ class Service:
         failure: list[str] = []
 
         async def guarded(task) -> None:
-            try:
-                await task()
-            except (StoreError, OSError) as exc:  # either store: one StoreError
-                failure.append(str(exc))
-                nursery.cancel_scope.cancel()
+            while True:
+                try:
+                    await task()
+                    return
+                except Exception as exc:  # a group too: a task's nursery wraps its errors
+                    errors = _leaves(exc)
+                    if not all(isinstance(e, (StoreError, OSError)) for e in errors):
+                        raise  # a bug: its traceback
+                    lasting = [e for e in errors if not short_of(e)]
+                    if lasting:  # either store: one StoreError; the service's own files
+                        failure.append(str(lasting[0]))
+                        nursery.cancel_scope.cancel()
+                        return
+                    self.say(f"{_TASKS.get(task.__name__, task.__name__)}: the service is"
+                             f" short of open files or memory ({errors[0]}); trying again in"
+                             f" {SHORT_WAIT:g} s")
+                await trio.sleep(SHORT_WAIT)
 
         async with trio.open_nursery() as nursery:
             for task in (self.watch, self.test, self.tournaments):
@@ -201,6 +268,8 @@ class Service:
             submissions.snapshot(folder, incoming)
         except (OSError, shutil.Error) as exc:
             shutil.rmtree(incoming, ignore_errors=True)
+            if short_of(exc):  # not the folder's fault: the watch takes it again later
+                raise
             if submissions.fingerprint(folder) != seen:
                 return None
             found = submissions.digest(folder)
@@ -214,8 +283,13 @@ class Service:
     def place(self, name: str, incoming: Path) -> submissions.Examined:
         """Read the new copy ``incoming`` (a folder in ``data/bots``) of the bot ``name`` and
         move it to its version's place, or remove it (rejected, or the same version was
-        copied before). Blocking: call it in a worker thread."""
+        copied before). Blocking: call it in a worker thread. OSError (EMFILE) when the
+        process was out of files meanwhile (a file read as unreadable would make another
+        digest): the copy is removed, to be taken again."""
         examined = submissions.examine(name, incoming)
+        if at_file_limit():
+            shutil.rmtree(incoming, ignore_errors=True)
+            raise OSError(errno.EMFILE, "too many open files while reading a bot's copy")
         if examined.problem is None:  # a valid name: it may name a folder
             target = self._copy_of(name, examined.digest)
             if not target.exists():  # else the same version was copied before
@@ -363,25 +437,34 @@ class Service:
         self.playing = row["id"]
         self.store.set_tournament(row["id"], "running")
         code = None
+        broke = False
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._follow, row["id"], folder)
                 code = await tournaments.run(job_file, log_file)
                 nursery.cancel_scope.cancel()
+        except Exception:
+            broke = True  # the service's own error (Service.run says which)
+            raise
         finally:
             self.playing = None
-            status = self._finish(row["id"], folder, code, log_file)
+            status = self._finish(row["id"], folder, code, log_file, broke)
         return status
 
     async def _follow(self, tournament_id: int, folder: Path) -> None:
         while True:
             await trio.sleep(FOLLOW)
-            self.store.copy_matches(tournament_id, tournaments.matches(folder))
+            try:
+                self.store.copy_matches(tournament_id, tournaments.matches(folder))
+            except (StoreError, OSError) as exc:
+                if not short_of(exc):
+                    raise
+                # short of files for now: the next look copies them, and the end does
 
     def _finish(self, tournament_id: int, folder: Path, code: int | None,
-                log_file: Path) -> str:
+                log_file: Path, broke: bool = False) -> str:
         """Record how the tournament ended (``code``: its exit code; None: the service
-        stopped it); its status."""
+        stopped it, ``broke``: because of an error of its own); its status."""
         self.store.copy_matches(tournament_id, tournaments.matches(folder))
         standings = tournaments.standings(folder)
         now = time.time()
@@ -391,7 +474,10 @@ class Service:
             return "done"
         if code is None or code in tournaments.INTERRUPTED:
             self.store.set_tournament(tournament_id, "interrupted", standings=standings)
-            if code is None:
+            if code is None and broke:
+                self.say(f"tournament {tournament_id}: stopped by the service's error; it"
+                         " resumes when the service can go on")
+            elif code is None:
                 self.say(f"tournament {tournament_id}: stopped; it resumes when the service"
                          " starts again")
             else:

@@ -8,14 +8,18 @@ refused, saying how to install it), the address (the port is bound here, so that
 is said at once), and that no other service uses the data folder. A refused service leaves
 nothing behind: the data folder (and its lock) is made only once the address is bound, and
 removed again if the service is refused after that. Then one trio loop runs the scheduler
-(:mod:`.scheduler`) and hypercorn serving the site (:mod:`.web`) until SIGTERM or Ctrl-C: the
-running tournament stops cleanly (every bot ended) and :func:`serve` returns.
+(:mod:`.scheduler`) and hypercorn serving the site (:mod:`.web`), its connections timed and
+capped (:mod:`.connections`), until SIGTERM or Ctrl-C: the running tournament stops cleanly
+(every bot ended) and :func:`serve` returns. Behind a reverse proxy (``behind_proxy``) the
+proxy's ``X-Forwarded-Proto``, ``-For`` and ``-Host`` are the request's (hypercorn's
+``ProxyFixMiddleware``); otherwise they are ignored.
 ``pokerbots serve`` (server/cli/serve.py) parses its options into the config.
 """
 
 from __future__ import annotations
 
 import fcntl
+import resource
 import shutil
 import signal
 import socket
@@ -35,7 +39,7 @@ from pokerbots.server.play.options import (
     limits_as_dict,
     limits_from_options,
 )
-from pokerbots.server.service import scheduler, store
+from pokerbots.server.service import connections, scheduler, store
 from pokerbots.server.service.pages import Now, every_text
 from pokerbots.server.service.uploads import Uploads
 from pokerbots.server.tournament.run import TournamentError, check_game_fits
@@ -75,6 +79,13 @@ class ServeConfig:
     scheduler: str | None = None
     #: Finished tournaments the home page's ladder spans.
     ladder: int = 24
+    #: Seconds a request's head, and then its body, may take to arrive; the most connections
+    #: open at once (:mod:`.connections`).
+    head_timeout: float = connections.HEAD_TIMEOUT
+    body_timeout: float = connections.BODY_TIMEOUT
+    max_connections: int = connections.MAX_CONNECTIONS
+    #: The site is reached through one reverse proxy: trust its X-Forwarded-* headers.
+    behind_proxy: bool = False
 
 
 #: The file held while a service uses the data folder.
@@ -147,8 +158,19 @@ def serve(config: ServeConfig) -> None:
             else " UNCONFINED (--no-sandbox): they can do whatever this user can"))
     if config.scheduler is not None:
         _say(f"The tournaments' matches are played on the Dask cluster of {config.scheduler}")
+    limits = connections.Limits(head_timeout=config.head_timeout,
+                                body_timeout=config.body_timeout,
+                                max_connections=config.max_connections)
+    cap = connections.connection_cap(limits.max_connections)
+    if cap < limits.max_connections:
+        _say(f"The site keeps at most {cap} connections open (--max-connections"
+             f" {limits.max_connections} is more than the open-file limit of"
+             f" {_open_file_limit()} leaves room for: raise it with ulimit -n)")
+    if config.behind_proxy:
+        _say("Behind a proxy: the site trusts its X-Forwarded-Proto, -For and -Host headers")
     try:
-        failure = trio.run(_main, service, uploads, listener, config.host, config.ladder)
+        failure = trio.run(_main, service, uploads, listener, config.host, config.ladder,
+                           limits, config.behind_proxy)
     finally:
         results.close()
         lock.close()
@@ -209,6 +231,10 @@ def _listen(host: str, port: int) -> socket.socket:
                            usage=True, option="--host/--port") from None
 
 
+def _open_file_limit() -> int:
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
 def _check_smoke(results: store.Store, settings: scheduler.Settings) -> None:
     """Versions were tested for one game and table size: another one tests them again."""
     options = settings.options
@@ -224,20 +250,25 @@ def _check_smoke(results: store.Store, settings: scheduler.Settings) -> None:
 
 
 async def _main(service: scheduler.Service, uploads: Uploads, listener: socket.socket,
-                host: str, ladder: int = 24) -> str | None:
+                host: str, ladder: int = 24, limits: connections.Limits | None = None,
+                behind_proxy: bool = False) -> str | None:
     """Serve until SIGTERM or Ctrl-C; what stopped the service if it was not that."""
     from hypercorn.config import Config
-    from hypercorn.trio import serve as hypercorn_serve
+    from hypercorn.middleware import ProxyFixMiddleware
 
     from pokerbots.server.service.web import create_app
 
     def now() -> Now:
         return Now(service.settings, service.playing, service.testing, service.next_at)
 
+    limits = limits or connections.Limits()
     config = Config()
     port = listener.getsockname()[1]
-    config.bind = [f"fd://{listener.detach()}"]
     config.loglevel = "WARNING"  # the address is printed here, once
+    # hypercorn's own timer on an idle connection: a second after the door's head deadline,
+    # which closes it first and says so when half a head was sent.
+    config.keep_alive_timeout = limits.head_timeout + 1.0
+    door = connections.Door(limits, service.say)
     stop = trio.Event()
     failure: list[str] = []
 
@@ -258,7 +289,10 @@ async def _main(service: scheduler.Service, uploads: Uploads, listener: socket.s
     async with trio.open_nursery() as nursery:
         nursery.start_soon(signals)
         app = create_app(service.settings.data, now, ladder, uploads=uploads)
-        await nursery.start(partial(hypercorn_serve, app, config, shutdown_trigger=stop.wait))
+        if behind_proxy:  # one proxy: the last value of each X-Forwarded-* header is its
+            app = ProxyFixMiddleware(app, mode="legacy", trusted_hops=1)
+        await nursery.start(partial(connections.serve, app, config, listener, door,
+                                    shutdown_trigger=stop.wait))
         shown = f"[{host}]" if ":" in host else host
         _say(f"The site: http://{shown}:{port}/ (Ctrl-C stops)")
         async with trio.open_nursery() as work:

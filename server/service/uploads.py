@@ -51,7 +51,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from pokerbots.server.service import archives
-from pokerbots.server.service.auth import checked_viewer, token_of
+from pokerbots.server.service.auth import checked_viewer, cross_site, token_of
 from pokerbots.server.service.scheduler import BOTS, Service
 from pokerbots.server.service.store import reader
 from pokerbots.server.service.submissions import Examined
@@ -131,6 +131,9 @@ class Uploads:
         return 0.0 if last is None else max(0.0, last + self.interval - self.clock())
 
     async def upload(self, request: Request) -> Response:
+        refused = cross_site(request)  # a browser's form from another site's page
+        if refused is not None:
+            return _refuse(403, refused)
         team = await anyio.to_thread.run_sync(checked_viewer, request)
         if isinstance(team, Unchecked):
             return _unchecked(team)
