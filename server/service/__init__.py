@@ -19,7 +19,8 @@ One job per module:
 ``uploads``      a team's bot uploaded (``/api/submissions``), taken as a folder is;
                  ``archives`` packs a bot folder and unpacks an upload, checking every entry;
                  ``client`` the team's side (``pokerbots submit``)
-``web``          the Starlette application: routes, log files, the JSON API
+``web``          the Starlette application: routes, log files, the JSON API; ``cache`` the
+                 pages it keeps until the store changes
 ``pages``        what each page shows; ``chart`` the chart of results over the tournaments
                  (both rendered by the Jinja2 templates in ``templates/``)
 ``serve``        the service as a library: checks, hypercorn on trio, signals
