@@ -57,11 +57,11 @@ def rank(hole: tuple[str, ...], board: tuple[str, ...]) -> int:
     """The strength of the best five of ``hole`` + ``board`` (higher wins), by eval7."""
     global _last_board
     evaluate, cards = _eval7 or ranking()
-    last = _last_board
-    if last[0] is not board:
-        last = (board, [cards[c] for c in board])
-        _last_board = last
-    return evaluate(last[1] + [cards[hole[0]], cards[hole[1]]])
+    last_board, last_cards = _last_board
+    if last_board is not board:
+        last_cards = [cards[c] for c in board]
+        _last_board = (board, last_cards)
+    return evaluate(last_cards + [cards[hole[0]], cards[hole[1]]])
 
 
 def ranking() -> tuple[Callable, dict]:
