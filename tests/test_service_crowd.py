@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pytest
 import trio
+import trio.testing
 
 from pokerbots.server.service import pages, store
 from pokerbots.server.service.cache import Generation, Kept
@@ -104,10 +105,11 @@ def test_the_generation_moves_when_another_connection_or_process_commits(tmp_pat
 
 def test_a_value_is_made_once_for_all_who_ask_at_once_and_again_in_a_new_generation():
     made = []
+    release = threading.Event()
 
     def make(value, keep=True):
         def run():
-            time.sleep(0.05)  # long enough for all the others to ask meanwhile
+            release.wait(60)
             made.append(value)
             return value, keep
         return run
@@ -122,6 +124,8 @@ def test_a_value_is_made_once_for_all_who_ask_at_once_and_again_in_a_new_generat
         async with trio.open_nursery() as nursery:
             for _ in range(10):
                 nursery.start_soon(ask, "a", 1, "a1")
+            await trio.testing.wait_all_tasks_blocked()  # all asking, one making
+            release.set()
         assert found == ["a1"] * 10 and made == ["a1"]
         await ask("a", 1, "other")  # kept
         await ask("a", 2, "a2")  # the store changed: made again
