@@ -161,7 +161,7 @@ def board_orders(game: Game, holes: Sequence[tuple[str, ...]], seats: list[int],
     hands = [holes[s] for s in seats]
     rank = game.rank
     if rank is holdem.rank:  # eval7 straight on its own cards: no text on the way
-        evaluate, cards = _eval7()
+        evaluate, cards = holdem.ranking()
         remaining = [cards[c] for c in remaining]
         known = [cards[c] for c in known]
         hands = [[cards[c] for c in hole] for hole in hands]
@@ -211,20 +211,6 @@ def _count(rank: Callable, hands: list, fulls) -> Orders:
         key = _dense([rank(hand, full) for hand in hands])
         outcomes[key] = seen(key, 0) + 1
     return outcomes
-
-
-_EVAL7: tuple | None = None
-
-
-def _eval7() -> tuple:
-    """eval7's ``evaluate`` and Hold'em's cards as eval7's, loaded at the first use (eval7
-    takes a moment to import, which no ``--help`` should pay)."""
-    global _EVAL7
-    if _EVAL7 is None:
-        import eval7
-
-        _EVAL7 = (eval7.evaluate, {c: eval7.Card(c) for c in holdem.DECK})
-    return _EVAL7
 
 
 def _dense(scores: list) -> tuple[int, ...]:

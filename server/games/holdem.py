@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import threading
 from collections.abc import Callable
 
 from pokerbots.protocol.wire import MAX_DIGITS, join, parse_list, rotate
@@ -42,22 +43,36 @@ LIMIT_CAP = 4
 STREET_NAMES = ("preflop", "flop", "turn", "river")
 BOARD_DEALT = (0, 3, 1, 1)
 
-# eval7 is loaded at the first showdown, and only the part that ranks hands (_eval7_ranking).
+# eval7 is loaded once, at the first showdown or before (ranking(): the site loads it before
+# it answers), and only the part that ranks hands (_eval7_ranking). Ranking keeps two module
+# values, both safe to share between threads: what ranking() loaded, set once under its lock,
+# and the last board as eval7's cards (_last_board), a tuple replaced whole, never changed,
+# so that a thread reads a board and its cards that belong together.
 _eval7: tuple[Callable, dict] | None = None
-_last_board: tuple = ()
-_last_cards: list = []
+_loading = threading.Lock()
+_last_board: tuple = ((), [])
 
 
 def rank(hole: tuple[str, ...], board: tuple[str, ...]) -> int:
     """The strength of the best five of ``hole`` + ``board`` (higher wins), by eval7."""
-    global _eval7, _last_board, _last_cards
-    if _eval7 is None:
-        evaluate, card = _eval7_ranking()
-        _eval7 = (evaluate, {c: card(c) for c in DECK})
-    evaluate, cards = _eval7
-    if board is not _last_board:
-        _last_board, _last_cards = board, [cards[c] for c in board]
-    return evaluate(_last_cards + [cards[hole[0]], cards[hole[1]]])
+    global _last_board
+    evaluate, cards = _eval7 or ranking()
+    last_board, last_cards = _last_board
+    if last_board is not board:
+        last_cards = [cards[c] for c in board]
+        _last_board = (board, last_cards)
+    return evaluate(last_cards + [cards[hole[0]], cards[hole[1]]])
+
+
+def ranking() -> tuple[Callable, dict]:
+    """eval7's ``evaluate`` and the deck as eval7's cards (text -> card), loaded the first
+    time, once, whichever threads ask at the same time."""
+    global _eval7
+    with _loading:
+        if _eval7 is None:
+            evaluate, card = _eval7_ranking()
+            _eval7 = (evaluate, {c: card(c) for c in DECK})
+        return _eval7
 
 
 def _eval7_ranking() -> tuple[Callable, Callable]:
@@ -65,8 +80,10 @@ def _eval7_ranking() -> tuple[Callable, Callable]:
 
     ``import eval7`` also loads its hand ranges, which load pyparsing: 60 ms, a tenth of what a
     whole ``pokerbots run`` of 5,000 Hold'em hands spends besides its hands. The two modules
-    are loaded under the package's name without running its ``__init__``; a later ``import
-    eval7`` (the tournaments' equity) runs it then and finds these very modules loaded.
+    are loaded under the package's name without running its ``__init__`` (the name is the
+    half-made package only while they load, under :func:`ranking`'s lock: the server imports
+    eval7 nowhere else); a later ``import eval7`` runs it then and finds these very modules
+    loaded.
     """
     if "eval7" in sys.modules:
         import eval7

@@ -22,7 +22,8 @@ One job per module:
                  ``archives`` packs a bot folder and unpacks an upload, checking every entry;
                  ``links`` where a folder's links lead, followed as the file system will;
                  ``client`` the team's side (``pokerbots submit``)
-``web``          the Starlette application: routes, log files, the JSON API
+``web``          the Starlette application: routes, log files, the JSON API; ``cache`` the
+                 pages it keeps until the store changes
 ``connections``  the site's connections: deadlines on heads and bodies, a cap, hypercorn's
                  worker that accepts them
 ``pages``        what each page shows; ``chart`` the chart of results over the tournaments

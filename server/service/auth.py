@@ -27,7 +27,7 @@ from starlette.routing import Route
 
 from pokerbots.server.service import pages
 from pokerbots.server.service.store import Store, reader
-from pokerbots.server.service.teams import Team, Unchecked, authenticate, check
+from pokerbots.server.service.teams import Team, Unchecked, check
 
 COOKIE = "pokerbots_token"
 #: The most bytes of a login form read (a token is about 100).
@@ -113,9 +113,17 @@ def _local(path: str) -> str:
 def team_of(data: Path, token: str, client: str | None = None) -> Team | None:
     """The team of ``token`` (sent from the address ``client``) in the service whose data
     folder is ``data``, or None."""
+    found = checked_team_of(data, token, client)
+    return found if isinstance(found, Team) else None
+
+
+def checked_team_of(data: Path, token: str, client: str | None = None
+                    ) -> Team | Unchecked | None:
+    """As :func:`team_of`, telling a token that was not checked now (:class:`.teams.Unchecked`)
+    from a wrong one (None)."""
     opened = reader(data)
     try:
-        return authenticate(opened, token, client)
+        return check(opened, token, client)
     finally:
         opened.close()
 
