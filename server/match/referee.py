@@ -248,6 +248,39 @@ class Referee:
             raise self.fault(seat, kind, f"expected {answer!r}", sent=part.message,
                              received=reply, legal=answer, hand=part.hand)
 
+    def judge_read(self, exchange: Exchange, read: Sequence[Sequence[bytes]]) -> None:
+        """Judge what was read of ``exchange``, which ends before every reply came (a seat
+        exited, closed its output, went silent or sent too long a line): ``read[i]`` holds the
+        lines read, in order, from the i-th seat asked. Each is judged as the whole exchange
+        would have been, in the same order, and the first that breaks a rule raises its
+        fault: the fault reported is the first rule broken, not the failure that followed
+        it (a wrong Money line, then an exit, is a Money fault of the hand it answers).
+        Returns when every reply read is right."""
+        seats = (range(len(exchange.messages)) if exchange.seat is None
+                 else (exchange.seat,))
+        if exchange.kinds is None:  # one message each: other seats' replies, or nothing
+            kind = exchange.kind
+            for seat, message, lines in zip(seats, exchange.messages, read):
+                if not lines:
+                    continue
+                if kind is Kind.END_HAND:
+                    self._end_reply(seat, lines[0], message)
+                elif kind is Kind.INIT_ROUND:
+                    self._expect(seat, kind, lines[0], _READY, message)
+                elif kind is Kind.END_ROUND:
+                    self._expect(seat, kind, lines[0], wire.GOODBYE_BYTES, message)
+            return
+        hand = self._hand
+        for i in range(max([len(lines) for lines in read] + [0])):
+            for seat, messages, lines in zip(seats, exchange.messages, read):
+                if i >= len(lines):
+                    continue
+                flight = self._flight[seat]
+                if i < len(flight):
+                    self._judge_part(seat, flight[i], lines[i])
+                elif hand is not None and hand.to_act == seat:  # the play that ends a write
+                    self._judge_action(hand, seat, lines[i], messages[i])
+
     def expected(self, seat: int, kind: Kind, part: int | None = None) -> str:
         """What ``seat`` may answer to the ``kind`` message just sent (for error reports);
         ``part`` is its place in a write of several messages, when it was one of them."""
@@ -459,5 +492,10 @@ class Referee:
     def _expect_all(self, kind: Kind, replies: list, word: bytes, messages: list) -> None:
         for seat, reply in enumerate(replies):
             if reply != word and reply != word + b"\r":
-                raise self.fault(seat, kind, f"expected {word.decode()!r}", sent=messages[seat],
-                                 received=reply, legal=word.decode())
+                self._expect(seat, kind, reply, word, messages[seat])
+
+    def _expect(self, seat: int, kind: Kind, reply: bytes, word: bytes, message: bytes) -> None:
+        """Refuse ``reply`` unless it is ``word`` (a trailing ``\\r`` forgiven)."""
+        if reply != word and reply != word + b"\r":
+            raise self.fault(seat, kind, f"expected {word.decode()!r}", sent=message,
+                             received=reply, legal=word.decode())
