@@ -22,6 +22,18 @@ DEBUG_HINT = "if that line is debug output, write it to stderr: stdout is for re
 PERSON = "you, at the terminal"
 
 
+def reproduce_note(person: bool = False) -> str:
+    """What a ``Reproduce:`` line is followed by, once: the seed deals the same cards and
+    gives each bot the same ``POKERBOTS_SEED``, but the server cannot see whether a bot draws
+    from it (nor, with ``person``, what a person will type)."""
+    note = ("The same seed deals the same cards and gives each bot the same POKERBOTS_SEED;"
+            " bots that draw their own random numbers replay the same only if they seed them"
+            " from POKERBOTS_SEED.")
+    if person:
+        note += " A person replays the same only by typing the same replies."
+    return f"({note})"
+
+
 @dataclass(frozen=True, slots=True)
 class BotFault(Exception):
     """A bot broke the rules or the protocol; the round ends at once (fail fast).

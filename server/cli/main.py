@@ -24,7 +24,7 @@ from pokerbots.server.cli.options import (
     parse_game_options,
     timeout_options,
 )
-from pokerbots.server.errors import Exit
+from pokerbots.server.errors import Exit, reproduce_note
 from pokerbots.server.logs.writer import TRANSCRIPTS
 
 
@@ -277,7 +277,7 @@ def play_and_report(config, *, as_json: bool = False) -> int:
         if last:
             text += "\nLast lines of its stderr:\n" + "\n".join(
                 "    " + t for t in last.splitlines())
-        text += f"\nReproduce: {reproduce(match.seed)}"
+        text += f"\nReproduce: {reproduce(match.seed)}\n{reproduce_note(human)}"
         click.echo(text, err=True)
         return Exit.FAULT
     return Exit.DONE
