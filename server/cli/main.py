@@ -288,8 +288,7 @@ def _print_results(config, outcome, path: Path) -> None:
     from rich.table import Table
 
     hands = outcome.hands
-    grid = Table(title=f"{config.game}: {hands} hands in {outcome.seconds:.2f} s"
-                        f" ({hands / outcome.seconds:,.0f} hands/s)" if outcome.seconds else None)
+    grid = Table(title=results_title(config.game, hands, outcome.seconds))
     grid.add_column("Seat", justify="right")
     grid.add_column("Bot")
     grid.add_column("Bankroll", justify="right")
@@ -301,6 +300,16 @@ def _print_results(config, outcome, path: Path) -> None:
                       f"{used:.2f} s")
     Console().print(grid)
     click.echo(f"Logs: {path}")  # unwrapped, so it can be copied whatever the terminal width
+
+
+def results_title(game: str, hands: int, seconds: float) -> str:
+    """``kuhn: 1 hand in 2.50 s (0.4 hands/s)``: the title of a match's results."""
+    played = f"{game}: {hands:,} hand{'' if hands == 1 else 's'}"
+    if not seconds:
+        return played
+    rate = hands / seconds
+    figure = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
+    return f"{played} in {seconds:.2f} s ({figure} hands/s)"
 
 
 class _Progress:

@@ -245,8 +245,8 @@ class Referee:
             self._end_reply(seat, reply, part.message, part.hand)
         elif reply != part.answer and reply != part.answer + b"\r":
             answer = part.answer.decode()
-            raise self.fault(seat, kind, f"expected {answer!r}", sent=part.message,
-                             received=reply, legal=answer, hand=part.hand)
+            raise self.fault(seat, kind, f"expected {answer!r}" + _case(reply, part.answer),
+                             sent=part.message, received=reply, legal=answer, hand=part.hand)
 
     def judge_read(self, exchange: Exchange, read: Sequence[Sequence[bytes]]) -> None:
         """Judge what was read of ``exchange``, which ends before every reply came (a seat
@@ -456,7 +456,8 @@ class Referee:
         """Judge an answer to end_hand (of ``hand``, when it waited) and apply a REBUY."""
         line = reply[:-1] if reply.endswith(b"\r") else reply
         if line != b"OK" and line != b"REBUY":
-            raise self.fault(seat, Kind.END_HAND, "the answer to end_hand must be OK or REBUY",
+            why = "the answer to end_hand must be OK or REBUY"
+            raise self.fault(seat, Kind.END_HAND, why + _case(line, b"OK") + _case(line, b"REBUY"),
                              sent=message, received=reply, hand=hand)
         try:
             self.game.end_reply(seat, line == b"REBUY")
@@ -497,5 +498,12 @@ class Referee:
     def _expect(self, seat: int, kind: Kind, reply: bytes, word: bytes, message: bytes) -> None:
         """Refuse ``reply`` unless it is ``word`` (a trailing ``\\r`` forgiven)."""
         if reply != word and reply != word + b"\r":
-            raise self.fault(seat, kind, f"expected {word.decode()!r}", sent=message,
-                             received=reply, legal=word.decode())
+            raise self.fault(seat, kind, f"expected {word.decode()!r}" + _case(reply, word),
+                             sent=message, received=reply, legal=word.decode())
+
+
+def _case(reply: bytes, word: bytes) -> str:
+    """Said of a refused ``reply`` that is ``word`` in another case: that case matters."""
+    if reply.rstrip(b"\r").upper() == word.upper():
+        return f" (the protocol's words are case-sensitive: {word.decode()!r})"
+    return ""
