@@ -24,7 +24,7 @@ from pokerbots.server.cli.options import (
     parse_game_options,
     timeout_options,
 )
-from pokerbots.server.errors import Exit, reproduce_note
+from pokerbots.server.errors import Exit, reproduce_note, stderr_section
 from pokerbots.server.logs.writer import TRANSCRIPTS
 
 
@@ -222,7 +222,7 @@ def play_and_report(config, *, as_json: bool = False) -> int:
     exit code."""
     from pokerbots.server.confine import sandbox
     from pokerbots.server.errors import ServerFault
-    from pokerbots.server.logs.folder import MatchFolder, tail
+    from pokerbots.server.logs.folder import MatchFolder
     from pokerbots.server.play.match import prepare, run_prepared
     from pokerbots.server.play.options import MatchSetupError
     from pokerbots.server.seats.arguments import is_human
@@ -273,10 +273,9 @@ def play_and_report(config, *, as_json: bool = False) -> int:
     if outcome.fault is not None:
         fault = outcome.fault
         text = fault.paragraph(logs=str(match.log.path))
-        last = tail(folder.stderr_path(fault.seat))
-        if last:
-            text += "\nLast lines of its stderr:\n" + "\n".join(
-                "    " + t for t in last.splitlines())
+        excerpt = stderr_section(folder.stderr_excerpt(fault.seat))
+        if excerpt:
+            text += "\n" + excerpt
         text += f"\nReproduce: {reproduce(match.seed)}\n{reproduce_note(human)}"
         click.echo(text, err=True)
         return Exit.FAULT

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pokerbots.server import games
-from pokerbots.server.errors import ServerFault
-from pokerbots.server.logs.folder import MatchFolder, tail
+from pokerbots.server.errors import ServerFault, printable, stderr_section
+from pokerbots.server.logs.folder import MatchFolder
 from pokerbots.server.play.match import MatchConfig, prepare, run_prepared
 from pokerbots.server.play.options import MatchSetupError, game_options_from_texts, texts_as_flags
 from pokerbots.server.seats.arguments import parse_bot
@@ -162,10 +162,10 @@ def play_and_judge(config: MatchConfig, seat: int, result: Result, *,
     text = fault.paragraph(logs=str(match.log.path))
     text += f"\nTranscript of seat {fault.seat}: {folder.transcript_path(fault.seat)}"
     text += f"\nIts stderr: {folder.stderr_path(fault.seat)}"
-    last = tail(folder.stderr_path(fault.seat))
-    result.last_words = last.splitlines()[-1].strip() if last else ""
-    if last:
-        text += "\nLast lines of its stderr:\n" + "\n".join("    " + t for t in last.splitlines())
+    excerpt = folder.stderr_excerpt(fault.seat)
+    result.last_words = printable(excerpt[-1].strip()) if excerpt else ""
+    if excerpt:
+        text += "\n" + stderr_section(excerpt)
     if result.internal:
         text = (f"{opponents} failed, not the bot under test: this is a bug in"
                 " pokerbots.\n" + text)
