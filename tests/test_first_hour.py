@@ -307,3 +307,26 @@ def test_stacks_a_reply_could_not_carry_are_refused_before_a_hand(tmp_path):
     assert "at most 15 digits" in refused.stderr and not list(tmp_path.iterdir())
     played = pokerbots(*command, "--stack", 499999999999999)
     assert played.returncode == 0, played.stderr
+
+
+def test_every_example_command_in_a_help_text_keeps_a_line_of_its_own():
+    """An example command indented in a command's help (``pokerbots deal --help``) is shown
+    on its own line, as written: click rewraps paragraphs, which ran two commands into one."""
+    import inspect
+
+    import click
+
+    from pokerbots.server.cli.main import main
+
+    context = click.Context(main, info_name="pokerbots", terminal_width=80)
+    examples = 0
+    for name in [None, *main.list_commands(context)]:
+        command = main if name is None else main.get_command(context, name)
+        own = context if name is None else click.Context(command, info_name=name,
+                                                          parent=context)
+        lines = [line.strip() for line in command.get_help(own).splitlines()]
+        for line in inspect.cleandoc(command.help or "").splitlines():
+            if line.startswith("    "):
+                examples += 1
+                assert line.strip() in lines, (name, line, lines)
+    assert examples >= 3  # the deal command's two and run's first command at least
