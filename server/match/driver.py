@@ -94,7 +94,7 @@ async def drive(referee: Referee, table: Table) -> None:
                 answered(exchange)
                 exchange = send(tuple(lines))
                 continue
-            replies: list = []
+            replies = []
             for s in range(len(exchange.messages)):
                 if kinds is None:
                     part = 0
