@@ -79,6 +79,10 @@ class BotFault(Exception):
     sent: str | None = None
     received: bytes | None = None
     legal: str | None = None
+    #: The seat could not give its reply (it exited, closed its output, went silent, sent too
+    #: long a line...), rather than the referee refusing one: only such a fault of a person's
+    #: seat can be the person leaving the table.
+    seat_failure: bool = False
 
     def __str__(self) -> str:
         return self.paragraph()

@@ -14,7 +14,7 @@ A table reports a seat that cannot answer (it crashed, timed out...) by raising
 :class:`SeatFailure`; the loop first has the referee judge every reply already read of that
 exchange (:meth:`Referee.judge_read`: the first rule broken is the fault reported, not the exit
 or the silence that followed it) and otherwise turns the failure into the referee's
-:class:`BotFault`, with every fact (:func:`failed_seat` tells such a fault apart).
+:class:`BotFault`, with every fact (and ``seat_failure`` set).
 """
 
 from __future__ import annotations
@@ -121,10 +121,11 @@ async def drive(referee: Referee, table: Table) -> None:
         kind = exchange.kind
         if exchange.kinds is None:
             raise referee.fault(failure.seat, kind, failure.reason, sent=message,
-                                received=failure.received, legal=failure.legal) from failure
+                                received=failure.received, legal=failure.legal,
+                                seat_failure=True) from None
         raise referee.fault(failure.seat, exchange.kinds[s][part], failure.reason,
                             sent=message[part], received=failure.received, legal=failure.legal,
-                            part=part) from failure
+                            part=part, seat_failure=True) from None
 
 
 def _read(exchange: Exchange, replies: list, lines: list) -> list[list[bytes]]:
@@ -136,13 +137,6 @@ def _read(exchange: Exchange, replies: list, lines: list) -> list[list[bytes]]:
     if kinds is None:
         return [[reply] for reply in replies]
     return [*[list(reply) for reply in replies], list(lines)]
-
-
-def failed_seat(fault: BaseException) -> SeatFailure | None:
-    """The table's failure that ``fault`` reports (a seat that exited, closed its output, went
-    silent...), or None when ``fault`` is a reply the referee refused."""
-    cause = fault.__cause__
-    return cause if isinstance(cause, SeatFailure) else None
 
 
 class LocalTable:

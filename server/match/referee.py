@@ -297,11 +297,13 @@ class Referee:
 
     def fault(self, seat: int, kind: Kind, reason: str, *, sent: bytes | None = None,
               received: bytes | None = None, legal: str | Legal | None = None,
-              hand: int | None = _CURRENT, part: int | None = None) -> BotFault:
+              hand: int | None = _CURRENT, part: int | None = None,
+              seat_failure: bool = False) -> BotFault:
         """The one fault of ``seat`` in answer to its ``kind`` message, with every fact filled
         in (the legal replies default to what the referee expected of it). ``part`` is the
         message's place in a write of several, when it was one of them; ``hand`` the hand it
-        belongs to, when the kind alone does not say."""
+        belongs to, when the kind alone does not say; ``seat_failure`` that the seat could not
+        answer (see :class:`BotFault`)."""
         flight = self._flight[seat]
         if hand == _CURRENT and part is not None and part < len(flight):
             hand = flight[part].hand
@@ -314,7 +316,7 @@ class Referee:
             hand = self._ended_hand if ended else self.hand_number
         return BotFault(seat, reason, bot=self.labels[seat], hand=hand, kind=kind.value,
                         sent=None if sent is None else sent.decode(), received=received,
-                        legal=legal)
+                        legal=legal, seat_failure=seat_failure)
 
     def _next_deal(self):
         if self._deals is not None:

@@ -32,7 +32,7 @@ from pokerbots.protocol.wire import Kind
 from pokerbots.server.confine import fairness, reaper, sandbox
 from pokerbots.server.errors import BotFault, ServerFault
 from pokerbots.server.match.clock import SeatClock, bank_reason, late_reason
-from pokerbots.server.match.driver import SeatFailure, drive, failed_seat
+from pokerbots.server.match.driver import SeatFailure, drive
 from pokerbots.server.match.referee import Exchange, Referee
 from pokerbots.server.seats import process
 from pokerbots.server.seats.bots import BotSpec
@@ -423,7 +423,7 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
         if not was_subreaper:
             reaper.set_subreaper(False)
     left = None
-    if fault is not None and fault.seat < len(bots) and failed_seat(fault) is not None:
+    if fault is not None and fault.seat < len(bots) and fault.seat_failure:
         code = specs[fault.seat].leave_code
         if code is not None and bots[fault.seat].process.returncode == code:
             left, fault = fault, None  # a person leaving breaks no rule (a wrong reply does)
