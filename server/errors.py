@@ -24,8 +24,9 @@ PERSON = "you, at the terminal"
 
 
 #: What a terminal would obey rather than show: the C0 and C1 control characters but the
-#: newline and the tab, DEL, and the marks that reorder text (bidirectional overrides).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: newline and the tab, DEL, and the marks that reorder text (bidirectional overrides). A
+#: pattern's text: ``re`` compiles it when a bot's text is first shown, not at every start.
+_CONTROL = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 
 
 def printable(text: str) -> str:
@@ -34,7 +35,7 @@ def printable(text: str) -> str:
     override as ``\\u202e``), so that what a bot wrote can neither move the cursor, recolour,
     retitle nor clear the terminal, nor reorder what it shows. Everything that prints a bot's
     replies or stderr to a terminal passes it through here."""
-    return _CONTROL.sub(_escape, text)
+    return re.sub(_CONTROL, _escape, text)
 
 
 def _escape(match: re.Match) -> str:

@@ -68,15 +68,15 @@ def tail(path: str | os.PathLike, lines: int = 10, max_bytes: int = 4096) -> str
 #: The lines of a crash report that say what went wrong, whatever follows them (a backtrace,
 #: the logs of other threads): a Rust panic, a Java or JavaScript exception (followed by its
 #: ``at`` frames), a Go panic, an uncaught C++ exception, a failed C assertion, a sanitizer's
-#: report. A Python traceback's exception line is found by :func:`_causes` itself.
-_CAUSE = re.compile(
-    r"thread '[^']*' panicked at |Exception in thread |Caused by: |panic: |fatal error: "
-    r"|terminate called after throwing|==\d+==ERROR: |.*: Assertion .* failed\.$")
+#: report. A Python traceback's exception line is found by :func:`_causes` itself. (Patterns'
+#: texts: ``re`` compiles them when a fault is first reported, not at every start.)
+_CAUSE = (r"thread '[^']*' panicked at |Exception in thread |Caused by: |panic: |fatal error: "
+          r"|terminate called after throwing|==\d+==ERROR: |.*: Assertion .* failed\.$")
 #: A line that carries a cause on: a Rust panic's message, a C++ exception's what().
-_CAUSE_GOES_ON = re.compile(r"thread '[^']*' panicked at .*:$|terminate called after throwing")
+_CAUSE_GOES_ON = r"thread '[^']*' panicked at .*:$|terminate called after throwing"
 #: A line of an exception's stack, in Java (a tab) and JavaScript (four spaces).
-_FRAME = re.compile(r"(\t|    )at ")
-_EXCEPTION = re.compile(r"([\w$]+\.)*[\w$]*(Error|Exception)\b")
+_FRAME = r"(\t|    )at "
+_EXCEPTION = r"([\w$]+\.)*[\w$]*(Error|Exception)\b"
 #: How many lines of crash report an excerpt keeps at most, and how long a line it shows.
 _CAUSE_LINES = 4
 _LINE_CHARS = 1000
@@ -139,9 +139,9 @@ def _causes(lines: list[str]) -> list[int]:
                 in_traceback = False
             continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if _CAUSE.match(line) or (_EXCEPTION.match(line) and _FRAME.match(nxt)):
+        if re.match(_CAUSE, line) or (re.match(_EXCEPTION, line) and re.match(_FRAME, nxt)):
             found.append(i)
-            if _CAUSE_GOES_ON.match(line) and nxt.strip():
+            if re.match(_CAUSE_GOES_ON, line) and nxt.strip():
                 found.append(i + 1)
     return found
 
