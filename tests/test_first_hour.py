@@ -268,6 +268,10 @@ def test_two_time_outs_that_took_different_times_are_the_same_failure():
                              f" (--startup-timeout), taking more than {seconds} s")
 
     assert timed_out("10.00").failure == timed_out("10.01").failure
+    busy = timed_out("10.00")
+    busy.reason += (" (note: it was kept waiting 0.08 s for the CPU in the last 0.50 s by other"
+                    " programs on this machine)")
+    assert busy.failure == timed_out("10.00").failure  # the machine's note is no new kind
     assert timed_out("10.00").failure != Result(Case("kuhn", 2, 0, 1), False,
                                                 reason="it exited with code 1").failure
 

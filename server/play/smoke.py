@@ -36,6 +36,9 @@ DEFAULT_PLAYERS = (2, 3, 6)
 #: A number in a reason or a line of stderr (a time, an amount, a hand): two failures that
 #: differ only in these are the same kind (a raise short by 10 in one match, by 1689 in another).
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+#: What the server adds to a time-out when the machine was busy (see confine/fairness.py): a
+#: fact about the machine, not about the bot's failure.
+_NOTE = re.compile(r" \(note: .*\)$")
 #: How the random opponent is named in results and in Reproduce lines: a command a person can
 #: type (a module of pokerbots runs under the server's own Python, see seats/bots.py).
 OPPONENT = "python3 -m pokerbots.server.play.smoke_random"
@@ -90,8 +93,10 @@ class Result:
         """What makes two failures the same kind: the message they answered, and the shape of
         the reason and of the last line of stderr, their numbers left out (a raise short of
         the 10 needed to call is the same bug as one short of 1689; a time-out taking
-        10.01 s the same as one taking 10.00 s)."""
-        return self.kind, _NUMBER.sub("#", self.reason), _NUMBER.sub("#", self.last_words)
+        10.01 s the same as one taking 10.00 s, with or without a note that the machine was
+        busy)."""
+        reason = _NUMBER.sub("#", _NOTE.sub("", self.reason))
+        return self.kind, reason, _NUMBER.sub("#", self.last_words)
 
 
 def plan(names: list[str], players: list[int] | None, rounds: int, seed: int) -> list[Case]:
