@@ -71,7 +71,9 @@ def excerpt(text: str) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("language", list(CAUSES))
+@pytest.mark.parametrize("language", [  # the others in the slow run
+    language if language in ("rust", "python") else pytest.param(language, marks=pytest.mark.slow)
+    for language in CAUSES])
 def test_the_line_that_says_what_went_wrong_is_kept_whatever_follows_it(tmp_path, language):
     bot = tmp_path / "crashes.py"
     bot.write_text(CRASHES)

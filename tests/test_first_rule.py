@@ -42,8 +42,12 @@ for line in sys.stdin.buffer:
 """
 
 
-@pytest.mark.parametrize("cpu", ["0", "none"])  # the Money line waits for the next play / not
-@pytest.mark.parametrize("then", ["exit", "silent", "close"])
+@pytest.mark.parametrize("cpu, then", [
+    ("0", "exit"), ("none", "exit"), ("none", "silent"),  # pinned, the Money line waits
+    pytest.param("0", "silent", marks=pytest.mark.slow),   # for the next play; else not
+    pytest.param("0", "close", marks=pytest.mark.slow),
+    pytest.param("none", "close", marks=pytest.mark.slow),
+])
 def test_a_wrong_money_line_before_the_bot_ends_is_the_fault_reported(tmp_path, cpu, then):
     bot = tmp_path / "wrong_money.py"
     bot.write_text(WRONG_MONEY_THEN)
