@@ -7,12 +7,11 @@ probability of betting (opening decisions) or of calling (facing a bet). See
 """
 
 import argparse
-import random
 import sys
 from fractions import Fraction
 
 try:
-    from pokerbots.protocol.client import Bot, kuhn_history, run
+    from pokerbots.protocol.client import Bot, kuhn_history, run, seeded_random
 except ImportError:
     sys.exit("kuhn_2p_equilibrium.py needs the pokerbots package: pip install -e . in the "
              "repository, or let the server start it (pokerbots run bots/kuhn_2p_equilibrium.py)")
@@ -31,7 +30,7 @@ def strategy(alpha):
 class Kuhn2pEquilibrium(Bot):
     def __init__(self, alpha=Fraction(1, 6), rng=None):
         self.table = strategy(Fraction(alpha))
-        self.rng = rng or random.Random()
+        self.rng = rng or seeded_random()
 
     def on_round_start(self, info):
         if info.game != "kuhn" or info.players != 2:
@@ -51,11 +50,12 @@ def main(argv=None):
     parser.add_argument("--alpha", type=Fraction, default=Fraction(1, 6),
                         help="P1's bluffing frequency with J, in [0, 1/3] (default 1/6; "
                              "fractions such as 1/6 are accepted)")
-    parser.add_argument("--seed", type=int, default=None, help="random seed")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="random seed (default: the one the server gives, POKERBOTS_SEED)")
     args = parser.parse_args(argv)
     if not 0 <= args.alpha <= Fraction(1, 3):
         parser.error(f"--alpha must be in [0, 1/3], not {args.alpha}")
-    run(Kuhn2pEquilibrium(args.alpha, random.Random(args.seed)))
+    run(Kuhn2pEquilibrium(args.alpha, seeded_random(args.seed)))
 
 
 if __name__ == "__main__":

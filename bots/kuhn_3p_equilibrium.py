@@ -8,12 +8,11 @@ c34 = 0, b32 = 1/4, c33 = 1/4.
 """
 
 import argparse
-import random
 import sys
 from fractions import Fraction as F
 
 try:
-    from pokerbots.protocol.client import Bot, kuhn_history, run
+    from pokerbots.protocol.client import Bot, kuhn_history, run, seeded_random
 except ImportError:
     sys.exit("kuhn_3p_equilibrium.py needs the pokerbots package: pip install -e . in the "
              "repository, or let the server start it (pokerbots run bots/kuhn_3p_equilibrium.py)")
@@ -79,7 +78,7 @@ class Kuhn3pEquilibrium(Bot):
         if why:
             raise ValueError(why)
         self.table = strategy(**params)
-        self.rng = rng or random.Random()
+        self.rng = rng or seeded_random()
 
     def on_round_start(self, info):
         if info.game != "kuhn" or info.players != 3:
@@ -100,13 +99,14 @@ def main(argv=None):
         parser.add_argument(f"--{name}", type=F, default=default,
                             help=f"family parameter {name} (default {default}; fractions "
                                  "such as 1/4 are accepted)")
-    parser.add_argument("--seed", type=int, default=None, help="random seed")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="random seed (default: the one the server gives, POKERBOTS_SEED)")
     args = parser.parse_args(argv)
     params = {name: getattr(args, name) for name in DEFAULTS}
     why = check(**params)
     if why:
         parser.error(why)
-    run(Kuhn3pEquilibrium(params, random.Random(args.seed)))
+    run(Kuhn3pEquilibrium(params, seeded_random(args.seed)))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import random
 import sys
 
 try:
-    from pokerbots.protocol.client import Bot, run
+    from pokerbots.protocol.client import Bot, run, seeded_random
 except ImportError:
     sys.exit("random_bot.py needs the pokerbots package: pip install -e . in the repository, "
              "or let the server start it (pokerbots run bots/random_bot.py ...)")
@@ -40,12 +40,13 @@ class RandomBot(Bot):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="random seed (default: the one the server gives, POKERBOTS_SEED)")
     parser.add_argument("--all-in", type=float, default=0.2, metavar="P",
                         help="Hold'em: probability that a raise is the largest legal one "
                              "(default 0.2)")
     args = parser.parse_args(argv)
-    run(RandomBot(random.Random(args.seed), args.all_in))
+    run(RandomBot(seeded_random(args.seed), args.all_in))
 
 
 if __name__ == "__main__":

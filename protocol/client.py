@@ -28,6 +28,7 @@ The protocol is described in PROTOCOL.md beside this file.
 from __future__ import annotations
 
 import os
+import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ from pokerbots.protocol.wire import (
 __all__ = [
     "Bot", "Client", "HandResult", "Legal", "ProtocolError", "RoundInfo", "State", "run",
     "format_money", "parse_action", "parse_cards", "parse_list", "parse_pots", "kuhn_history",
+    "seeded_random",
 ]
 
 
@@ -60,6 +62,22 @@ class ProtocolError(Exception):
 def format_money(values) -> str:
     """``[0, -2, 2]`` -> ``'Money: 0,-2,2'``."""
     return money_reply(values).decode()
+
+
+#: The environment variable in which the server gives each bot a seed of its own (see
+#: PROTOCOL.md, "Random numbers").
+SEED_VARIABLE = "POKERBOTS_SEED"
+
+
+def seeded_random(seed: int | None = None) -> random.Random:
+    """A random number generator for a bot's decisions: seeded with ``seed`` when one is given
+    (a ``--seed`` option of the bot), else with the seed the server gives this seat in
+    ``$POKERBOTS_SEED``, so that a match replayed with the same seed (its ``Reproduce:``
+    line) plays the same again; outside a match, from the system's randomness."""
+    if seed is None:
+        text = os.environ.get(SEED_VARIABLE, "")
+        seed = int(text) if text.isdigit() else None
+    return random.Random(seed)
 
 
 # -- what a bot sees -----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ afterwards. The command line turns it into one paragraph and exit code 1.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from enum import IntEnum
 
@@ -20,6 +21,46 @@ DEBUG_HINT = "if that line is debug output, write it to stderr: stdout is for re
 #: How the seat of the person at the terminal is named (``pokerbots run BOT -``): a person
 #: types what they mean, so their faults get no hint about a program's debug output.
 PERSON = "you, at the terminal"
+
+
+#: What a terminal would obey rather than show: the C0 and C1 control characters but the
+#: newline and the tab, DEL, and the marks that reorder text (bidirectional overrides). A
+#: pattern's text: ``re`` compiles it when a bot's text is first shown, not at every start.
+_CONTROL = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+
+
+def printable(text: str) -> str:
+    """A bot's text, safe to print on a person's terminal: every control character but the
+    newline and the tab shown as its escape (ESC as the four characters ``\\x1b``, a bidi
+    override as ``\\u202e``), so that what a bot wrote can neither move the cursor, recolour,
+    retitle nor clear the terminal, nor reorder what it shows. Everything that prints a bot's
+    replies or stderr to a terminal passes it through here."""
+    return re.sub(_CONTROL, _escape, text)
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def stderr_section(lines: list[str]) -> str:
+    """The part of a fault's report that quotes the bot's stderr (its excerpt, see
+    :func:`pokerbots.server.logs.folder.stderr_excerpt`); '' when it wrote nothing."""
+    if not lines:
+        return ""
+    return "Last lines of its stderr:\n" + "\n".join("    " + printable(t) for t in lines)
+
+
+def reproduce_note(person: bool = False) -> str:
+    """What a ``Reproduce:`` line is followed by, once: the seed deals the same cards and
+    gives each bot the same ``POKERBOTS_SEED``, but the server cannot see whether a bot draws
+    from it (nor, with ``person``, what a person will type)."""
+    note = ("The same seed deals the same cards and gives each bot the same POKERBOTS_SEED;"
+            " bots that draw their own random numbers replay the same only if they seed them"
+            " from POKERBOTS_SEED.")
+    if person:
+        note += " A person replays the same only by typing the same replies."
+    return f"({note})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +80,10 @@ class BotFault(Exception):
     sent: str | None = None
     received: bytes | None = None
     legal: str | None = None
+    #: The seat could not give its reply (it exited, closed its output, went silent, sent too
+    #: long a line...), rather than the referee refusing one: only such a fault of a person's
+    #: seat can be the person leaving the table.
+    seat_failure: bool = False
 
     def __str__(self) -> str:
         return self.paragraph()
@@ -63,7 +108,7 @@ class BotFault(Exception):
             parts.append(f"Legal replies were: {self.legal}.")
         if logs:
             parts.append(f"Logs: {logs}")
-        return "\n".join(parts)
+        return printable("\n".join(parts))
 
     def received_text(self) -> str | None:
         """The reply quoted for a person (at most QUOTE characters). Bytes that are not UTF-8

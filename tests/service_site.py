@@ -17,8 +17,9 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from waiting import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
@@ -105,18 +106,19 @@ class Served:
             self.process = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL, cwd=self.cwd)
         start = self.output.stat().st_size if self.output.exists() else 0
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+
+        def port() -> int | None:
             text = self.output.read_text(errors="replace")
             found = re.findall(r"The site: http://127\.0\.0\.1:(\d+)/", text[start:])
             if found:
-                self.port = int(found[-1])
-                return
+                return int(found[-1])
             if self.process.poll() is not None:
                 raise AssertionError(f"pokerbots serve exited ({self.process.returncode}):\n"
                                      f"{text}")
-            time.sleep(0.05)
-        raise AssertionError(f"pokerbots serve did not start in {timeout} s:\n{self.log()}")
+            return None
+
+        self.port = wait_for("pokerbots serve to print its address", port, timeout,
+                             detail=self.log)
 
     def log(self) -> str:
         return self.output.read_text(errors="replace")
@@ -149,17 +151,16 @@ class Served:
         return response.json()
 
     def wait(self, what: str, check, timeout: float = 120.0):
-        """Poll ``check()`` until it returns something true; that value."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        """Poll ``check()`` until it returns something true; that value. Fails at once when
+        the service exits."""
+        def alive_and_checked():
             found = check()
-            if found:
-                return found
-            if self.process.poll() is not None:
+            if not found and self.process.poll() is not None:
                 raise AssertionError(f"the service exited while waiting for {what}:\n"
                                      f"{self.log()}")
-            time.sleep(0.2)
-        raise AssertionError(f"no {what} within {timeout} s:\n{self.log()}")
+            return found
+
+        return wait_for(what, alive_and_checked, timeout, every=0.2, detail=self.log)
 
     def bots(self) -> dict[str, dict]:
         return {b["name"]: b for b in self.api("/api/bots")}

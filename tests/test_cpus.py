@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from waiting import wait_for
 
 CLAIM = """
 import sys, time
@@ -44,24 +45,39 @@ def test_processes_holding_claims_get_distinct_cpus_then_share_evenly(tmp_path):
 
 
 AFFINITY_BOT = """
-import os, sys
+import os, sys, time
 from pokerbots.protocol.client import run
 print("cpus", sorted(os.sched_getaffinity(0)), file=sys.stderr, flush=True)
+hold = os.environ.get("HOLD_UNTIL")  # a file: play only once it exists
+while hold and not os.path.exists(hold):
+    time.sleep(0.01)
 run(lambda state: state.check_or_call())
 """
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to compare")
 def test_two_matches_started_together_run_on_different_cpus(tmp_path):
-    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    """The first match plays only once the second's bots have started, so that it still
+    holds its CPU when the second claims one, however busy the machine."""
     bot = tmp_path / "affinity_bot.py"
     bot.write_text(AFFINITY_BOT)
-    runs = [subprocess.Popen([sys.executable, "-m", "pokerbots.server.cli.main", "run", bot, bot,
-                              "--hands", "300", "--logs", tmp_path / f"logs{i}"], env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            for i in range(2)]
+    go = tmp_path / "go"
+    runs = []
+    for i in range(2):
+        env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+        if i == 0:
+            env["HOLD_UNTIL"] = str(go)
+        runs.append(subprocess.Popen(
+            [sys.executable, "-m", "pokerbots.server.cli.main", "run", bot, bot, "--hands", "300",
+             "--logs", tmp_path / f"logs{i}", "--startup-timeout", "120"], env=env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+        wait_for(f"the bots of match {i} to start", lambda i=i: list(
+            (tmp_path / f"logs{i}").glob("*/seat1.stderr")) and all(
+            p.read_text() for p in (tmp_path / f"logs{i}").glob("*/seat?.stderr")),
+            timeout=120)
+    go.touch()
     for p in runs:
-        assert p.wait(60) == 0, p.stderr.read()
+        assert p.wait(120) == 0, p.stderr.read()
     seen = []
     for i in range(2):
         (match,) = (tmp_path / f"logs{i}").iterdir()
@@ -102,17 +118,19 @@ def test_a_match_alone_runs_on_every_cpu_and_one_started_beside_it_on_a_cpu_of_i
 
 
 AUTO = """
-import sys, time
+import sys
 from pokerbots.server.confine.cpus import auto_cpu
 sys.stdin.readline()  # all start together
 print(auto_cpu(), flush=True)
-time.sleep(0.05)  # hold the claim while the other decides
+sys.stdin.readline()  # hold the claim until every one has decided
 """
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to compare")
 def test_of_two_matches_deciding_at_the_same_moment_at_most_one_tries_every_cpu(tmp_path):
-    """Each decides whether it is alone; racing, both once decided so (41 times in 150)."""
+    """Each decides whether it is alone; racing, both once decided so (41 times in 150).
+    Each holds its claim, as a match does while it plays, until both have answered: however
+    late a busy machine runs the second, the first is still there when it decides."""
     for trial in range(30):
         env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path / str(trial)))
         (tmp_path / str(trial)).mkdir()
@@ -122,7 +140,11 @@ def test_of_two_matches_deciding_at_the_same_moment_at_most_one_tries_every_cpu(
         for p in pair:
             p.stdin.write("go\n")
             p.stdin.flush()
-        answers = [p.communicate(timeout=30)[0].strip() for p in pair]
+        answers = [p.stdout.readline().strip() for p in pair]  # both decided, both claiming
+        for p in pair:
+            p.stdin.write("done\n")
+            p.stdin.flush()
+            p.communicate(timeout=30)
         trials = [a for a in answers if a.startswith("Trial(cpu=")]
         assert len(trials) <= 1, answers
         assert all(a in trials or a.isdigit() for a in answers), answers

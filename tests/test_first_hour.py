@@ -268,6 +268,10 @@ def test_two_time_outs_that_took_different_times_are_the_same_failure():
                              f" (--startup-timeout), taking more than {seconds} s")
 
     assert timed_out("10.00").failure == timed_out("10.01").failure
+    busy = timed_out("10.00")
+    busy.reason += (" (note: it was kept waiting 0.08 s for the CPU in the last 0.50 s by other"
+                    " programs on this machine)")
+    assert busy.failure == timed_out("10.00").failure  # the machine's note is no new kind
     assert timed_out("10.00").failure != Result(Case("kuhn", 2, 0, 1), False,
                                                 reason="it exited with code 1").failure
 
@@ -307,3 +311,37 @@ def test_stacks_a_reply_could_not_carry_are_refused_before_a_hand(tmp_path):
     assert "at most 15 digits" in refused.stderr and not list(tmp_path.iterdir())
     played = pokerbots(*command, "--stack", 499999999999999)
     assert played.returncode == 0, played.stderr
+
+
+#: Prints, for every command's help, each example line of its docstring (indented) that the
+#: rendered help does not show on a line of its own; then how many examples there were. Run in
+#: a fresh interpreter: each command is built once, as when a person asks for its help.
+HELP_EXAMPLES = """
+import inspect
+import click
+from pokerbots.server.cli.main import main
+
+context = click.Context(main, info_name="pokerbots", terminal_width=80)
+examples = 0
+for name in [None, *main.list_commands(context)]:
+    command = main if name is None else main.get_command(context, name)
+    own = context if name is None else click.Context(command, info_name=name, parent=context)
+    lines = [line.strip() for line in command.get_help(own).splitlines()]
+    for line in inspect.cleandoc(command.help or "").splitlines():
+        if line.startswith("    "):
+            examples += 1
+            if line.strip() not in lines:
+                print(name, repr(line.strip()))
+print(examples)
+"""
+
+
+def test_every_example_command_in_a_help_text_keeps_a_line_of_its_own():
+    """An example command indented in a command's help (``pokerbots deal --help``) is shown
+    on its own line, as written: click rewraps paragraphs, which ran two commands into one."""
+    done = subprocess.run([sys.executable, "-c", HELP_EXAMPLES], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    *wrong, count = done.stdout.splitlines()
+    assert wrong == []
+    assert int(count) >= 3  # the deal command's two and run's first command at least

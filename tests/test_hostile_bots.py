@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from waiting import wait_for
 
 from pokerbots.server.confine import cgroup, reaper, sandbox
 from pokerbots.server.confine.limits import ResourceLimits
@@ -351,13 +352,8 @@ def test_interrupting_the_server_ends_every_bot(tmp_path, bots, clean, signum, c
          "--logs", logs, "--cpu", "none"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        folders = list(logs.glob("*")) if logs.exists() else []
-        if folders and (folders[0] / "hands.jsonl").exists() and \
-                (folders[0] / "hands.jsonl").stat().st_size > 0:
-            break
-        time.sleep(0.05)
+    wait_for("the first hand logged", lambda: any(
+        p.stat().st_size > 0 for p in logs.glob("*/hands.jsonl")), timeout=60)
     assert len(processes_mentioning(str(bots))) >= 3  # two bots and the detached grandchild
     server.send_signal(signum)
     _, err = server.communicate(timeout=10)

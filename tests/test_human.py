@@ -238,3 +238,49 @@ def test_piped_replies_work_without_hints(tmp_path):
     assert "Seat 1 (you, at the terminal) left the table in hand 0" in proc.stderr
     summary = json.loads((only_log(tmp_path) / "summary.json").read_text())
     assert summary["result"] == "left" and summary["left"]["seat"] == 1
+
+
+def test_enter_sends_every_reply_that_is_not_a_decision_and_the_results_say_1_hand(tmp_path):
+    """READY, OK, the Money totals and the goodbye are offered: Enter sends them (shown as if
+    typed); only the decisions are typed. The results speak of "1 hand", not "1 hands"."""
+    child = spawn(tmp_path, hands=1)
+    offered = []
+    while True:
+        i = child.expect([REPLY, CHOICE, pexpect.EOF])
+        if i == 2:
+            break
+        if i == 1:
+            child.sendline(child.match.group(1))
+            continue
+        reply = child.match.group(1)
+        child.expect(r"\(Enter sends that reply\)")
+        offered.append(reply)
+        child.sendline("")
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert offered[:2] == ["READY", "READY"] and "OK" in offered
+    assert offered[-1] == "Thank you dealer, have a nice day!"
+    text = child.before.replace("\r\n", "\n")
+    assert "kuhn: 1 hand in " in text and "(0 hands/s)" not in text
+    transcript = (only_log(tmp_path) / "seat1.in").read_text()
+    assert transcript.count("init_hand\n") == 1
+
+
+def test_a_reply_in_the_wrong_case_is_refused_saying_that_case_matters(tmp_path):
+    child = spawn(tmp_path, hands=1)
+    child.expect(REPLY)
+    child.sendline("ready")
+    child.expect(r"'ready' is refused: expected 'READY' \(the protocol's words are"
+                 r" case-sensitive: type 'READY'\)\. Type it again")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+
+
+def test_the_results_title_counts_hands_and_rates_below_one_a_second():
+    from pokerbots.server.cli.main import results_title
+
+    assert results_title("kuhn", 1, 2.5) == "kuhn: 1 hand in 2.50 s (0.4 hands/s)"
+    assert results_title("kuhn", 3, 0.5) == "kuhn: 3 hands in 0.50 s (6 hands/s)"
+    assert results_title("kuhn", 20000, 2.0) == "kuhn: 20,000 hands in 2.00 s (10,000 hands/s)"
+    assert results_title("kuhn", 0, 0.0) == "kuhn: 0 hands"

@@ -141,3 +141,63 @@ def test_a_built_kit_plays_the_shapes_smoke_does_not_deal(tmp_path, lang):
     # Without POKERBOTS_GAME a kit learns the game from init_round's Game line.
     play(tmp_path, "-g", "holdem-limit", f"env -u POKERBOTS_GAME {shlex.quote(str(entry))}", RANDOM,
          "--hands", "20", "--stacks", "carry", "--stack", "50", "--ante", "2")
+
+
+#: For each kit: a probe program (file name, text) that prints the seed its library reads from
+#: POKERBOTS_SEED and a first draw seeded with it, and how to build and run it in the folder.
+SEED_PROBES = {
+    "python": (None, None, ["python3", "-c", "import pokerclient; print(pokerclient.seeded_random"
+                                             "().random())"]),
+    "c": ("probe.c", '#include <stdio.h>\n#include <stdlib.h>\n#include "poker.h"\n'
+          'int main(void) { unsigned long long s = poker_seed(); srand((unsigned)s);'
+          ' printf("%llu %d\\n", s, rand()); return 0; }\n',
+          [["cc", "-std=c99", "-o", "probe", "probe.c", "poker.c"], ["./probe"]]),
+    "cpp": ("probe.cpp", '#include <cstdio>\n#include "poker.hpp"\n'
+            "int main() { std::mt19937_64 rng(poker::seed());"
+            ' std::printf("%llu %llu\\n", (unsigned long long)poker::seed(),'
+            " (unsigned long long)rng()); }\n",
+            [["c++", "-std=c++17", "-o", "probe", "probe.cpp"], ["./probe"]]),
+    "rust": ("src/probe.rs", '#[path = "poker.rs"]\nmod poker;\n'
+             'fn main() { let mut rng = poker::Rng::new(poker::seed());'
+             ' println!("{} {}", poker::seed(), rng.unit()); }\n',
+             [["rustc", "--edition", "2021", "-o", "probe", "src/probe.rs"], ["./probe"]]),
+    "java": ("Probe.java", "public class Probe { public static void main(String[] args) {"
+             " System.out.println(Long.toUnsignedString(Poker.seed()) + \" \""
+             " + new java.util.Random(Poker.seed()).nextInt()); } }\n",
+             [["javac", "-cp", "classes", "-d", "classes", "Probe.java"],
+              ["java", "-cp", "classes", "Probe"]]),
+    "javascript": (None, None, ["node", "-e", "const p = require('./poker.js');"
+                                " console.log(p.seed().toString(), p.seededRandom()())"]),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_kits_library_seeds_random_numbers_from_the_seed_of_its_seat(tmp_path, lang):
+    """A kit's bot that draws random numbers replays the same when it draws them as its
+    README says: from the seed the server gives its seat (POKERBOTS_SEED)."""
+    import random
+    import sys
+
+    folder = built(tmp_path, lang).parent
+    name, text, steps = SEED_PROBES[lang]
+    if name is not None:
+        (folder / name).write_text(text)
+        done = subprocess.run(steps[0], cwd=folder, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        steps = steps[1]
+    if lang == "python":
+        steps = [sys.executable, *steps[1:]]
+    seed = "12345678901234567890"  # above 2**63: read as unsigned
+    outputs = []
+    for value in (seed, seed, "7"):
+        env = {**os.environ, "POKERBOTS_SEED": value}
+        done = subprocess.run(steps, cwd=folder, capture_output=True, text=True, env=env,
+                              timeout=60)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout.split())
+    if lang == "python":
+        assert float(outputs[0][0]) == random.Random(int(seed)).random()
+    else:
+        assert outputs[0][0] == seed and outputs[2][0] == "7"
+    assert outputs[0] == outputs[1] and outputs[0][-1] != outputs[2][-1]

@@ -176,6 +176,16 @@ def test_anything_but_ready_is_refused(kind, bad):
     assert "expected 'READY'" in fault.reason
 
 
+@pytest.mark.parametrize("kind, bad, word", [
+    ("init_round", b"ready", "READY"), ("init_hand", b"Ready\r", "READY"),
+    ("end_hand", b"ok", "OK"), ("end_round", b"thank you dealer, have a nice day!",
+                                "Thank you dealer, have a nice day!")])
+def test_a_reply_in_the_wrong_case_is_refused_saying_that_case_matters(kind, bad, word):
+    fault = bookkeeping_fault(kind, bad)
+    assert fault.reason.endswith(f" (the protocol's words are case-sensitive: {word!r})")
+    assert "case-sensitive" not in bookkeeping_fault(kind, b"READ").reason
+
+
 def test_rebuy_is_refused_in_kuhn():
     fault = bookkeeping_fault("end_hand", b"REBUY")
     assert "REBUY is not allowed in kuhn" in fault.reason

@@ -10,10 +10,10 @@ import resource
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from waiting import wait_for
 
 from pokerbots.server.logs.show import show_text
 from pokerbots.server.play.match import MatchConfig, prepare, run_prepared
@@ -89,13 +89,9 @@ def test_a_log_folder_removed_during_the_match(tmp_path, bot):
     logs = tmp_path / "logs"
     proc = server(["run", bot, bot, "--hands", 10_000_000, "--end-prob", "0/1", "--seed", 1,
                    "--logs", logs])
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        folders = list(logs.glob("*/hands.jsonl"))
-        if folders and folders[0].stat().st_size > 0:
-            break
-        time.sleep(0.05)
-    folder = folders[0].parent
+    (logged,) = wait_for("the first hand logged", lambda: [
+        p for p in logs.glob("*/hands.jsonl") if p.stat().st_size > 0], timeout=60)
+    folder = logged.parent
     shutil.rmtree(folder)
     out, err = proc.communicate(timeout=20)
     assert proc.returncode == 3, err

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 import pytest
+from waiting import wait_for
 
 from pokerbots.server.cli.serve import parse_every
 from pokerbots.server.service import chart, pages, store, submissions
@@ -377,18 +378,14 @@ def test_a_worker_outlives_the_thread_that_started_it_but_not_its_parent(tmp_pat
                               stdout=subprocess.PIPE, text=True)
     try:
         child = int(parent.stdout.readline())
-        deadline = time.monotonic() + 20
-        while not mark.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for("the worker to watch its parent", mark.exists, timeout=60)
         time.sleep(1.0)  # PR_SET_PDEATHSIG would have fired as the thread ended
         assert mark.read_text() == "watching"
         assert os.path.exists(f"/proc/{child}")
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-        deadline = time.monotonic() + 10
-        while mark.read_text() != "stopped" and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert mark.read_text() == "stopped"  # SIGINT once the parent process is gone
+        # SIGINT once the parent process is gone
+        wait_for("the worker to stop", lambda: mark.read_text() == "stopped", timeout=60)
     finally:
         parent.kill()
         parent.wait()

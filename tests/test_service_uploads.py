@@ -449,6 +449,28 @@ def test_a_team_submits_and_waits_until_its_bot_is_admitted(site, tmp_path):
     assert bots["alpha"]["admitted_version"] == "1.0"
 
 
+#: Writes terminal escape sequences to stderr (a window title, red, clear screen, a bell),
+#: then breaks the first rule.
+ESCAPING = r"""
+import sys
+sys.stderr.write("\x1b]0;owned\x07\x1b[31mred\x1b[2J\n")
+sys.stderr.flush()
+sys.stdin.readline()
+print("not ready", flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_submit_wait_shows_the_bots_control_characters_escaped(site, tmp_path):
+    folder = bot_folder(tmp_path / "escaping", ESCAPING)
+    result = pokerbots("submit", folder, "--to", site.served.url, "--wait", "--token",
+                       site.tokens["beta"], timeout=300)
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert "is quarantined" in result.stdout
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "\\x1b]0;owned\\x07\\x1b[31mred" in result.stdout
+
+
 @pytest.mark.slow
 def test_an_archive_of_the_folder_itself_is_unpacked_into_its_place(site, tmp_path):
     """``tar czf bot.tgz mybot/`` and a zip with the bot's executable bit: as the folder."""

@@ -80,8 +80,9 @@ def test_failed_match_shows_the_error_and_transcript(tmp_path):
                           timeout=30)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "Result: FAILED in hand 1 (1 hands completed)" in out
-    assert "Bot at seat 1 (bad.py) failed in hand 1: expected 'READY'." in out
+    assert "Result: FAILED in hand 1 (1 hand completed)" in out
+    assert ("Bot at seat 1 (bad.py) failed in hand 1: expected 'READY' (the protocol's words are"
+            " case-sensitive: 'READY').") in out
     assert "The bot replied: 'ready'" in out
     assert f"Transcript of seat 1: {path / 'seat1.in'}" in out
     assert "bad bot saw" in out  # the tail of its stderr

@@ -174,8 +174,10 @@ def test_a_holdem_bot_without_game_gets_one_paragraph_a_count_and_the_game_to_tr
     assert out.count("Reproduce: ") == 1
     assert out.count("(the same failure as kuhn 2p seat 0 seed 1, above)") == 2
     assert "3 matches in " in out and "2 not played (the same failure at the start of kuhn)" in out
-    assert ("1 distinct failure:\n  3 x it exited with code 1 instead of replying (its stderr"
-            " ended: IndexError: tuple index out of range); first in kuhn 2p seat 0 seed 1") in out
+    assert ("1 kind of failure (the same message answered and the same reason, whatever the"
+            " numbers in it):\n  3 x it exited with code 1 instead of replying (answering"
+            " init_hand) (its stderr ended: IndexError: tuple index out of range); first in"
+            " kuhn 2p seat 0 seed 1") in out
     assert ("Every kuhn match failed in its first hand, and " in out
             and "passes a short match of holdem-nl and holdem-limit: it is probably written for"
                 " one of those. Try --game holdem-nl or --game holdem-limit." in out)
@@ -191,3 +193,54 @@ def test_temporary_logs_are_deleted_when_every_match_passes(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Every match passed: the temporary logs are deleted" in proc.stdout
     assert not list(tmp_path.glob("pokerbots-smoke-*"))
+
+
+def test_one_bug_is_one_kind_of_failure_counted_and_reproduced_by_a_short_command(tmp_path):
+    """The bad bot's raise falls short by a different amount in each match: the failures are
+    told apart by the message they answer and the reason's shape, not by its numbers; the
+    Reproduce line names the bot as typed and the opponents by a short command, and replays
+    the failure."""
+    import re
+    import shlex
+
+    pytest.importorskip("eval7")
+    bot = tmp_path / "bad_bot.py"
+    bot.write_text(BAD_BOT)
+    proc = smoke(str(bot), "--game", "holdem-nl", "--players", "2,3", "--rounds", "2",
+                 "--hands", "6", "--logs", str(tmp_path / "logs"))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = proc.stdout
+    failed = int(re.search(r"(\d+) failed", out).group(1))
+    head = re.search(r"^(\d+) kinds? of failure", out, re.MULTILINE)
+    assert head, out
+    groups = re.findall(r"^  (\d+) x (.+); first in ", out, re.MULTILINE)
+    assert len(groups) == int(head.group(1)) and sum(int(n) for n, _ in groups) == failed
+    shapes = [re.sub(r"\d+", "#", text) for _, text in groups]
+    assert len(set(shapes)) == len(shapes), groups  # no two differ by their numbers only
+    assert len(groups) <= 2, groups  # a call or a check fallen short
+    lines = [line.strip()[len("Reproduce: "):] for line in out.splitlines()
+             if line.strip().startswith("Reproduce: ")]
+    assert lines and all(sys.executable not in line for line in lines), lines
+    assert all(len(line) < 250 + len(str(bot)) for line in lines), lines
+    words = shlex.split(lines[0])
+    assert str(bot) in words
+    again = subprocess.run([POKERBOTS, *words[1:], "--logs", str(tmp_path / "again")],
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 1, again.stderr
+    first = next(line for line in out.splitlines() if "Bot at seat" in line).strip()
+    assert next(line for line in again.stderr.splitlines() if "Bot at seat" in line) == first
+
+
+def test_a_module_of_pokerbots_named_with_python3_runs_under_the_servers_python(tmp_path):
+    """The Reproduce line's short command for the random opponent starts it under the
+    server's own Python, whichever python3 is first on PATH; another module stays a command."""
+    from pokerbots.server.seats.arguments import parse_bot
+
+    spec = parse_bot("python3 -m pokerbots.server.play.smoke_random --seed 3")
+    assert spec.argv == (sys.executable, "-m", "pokerbots.server.play.smoke_random", "--seed",
+                         "3")
+    assert spec.label == "python3 -m pokerbots.server.play.smoke_random --seed 3"
+    import shutil
+
+    other = parse_bot("python3 -m http.server")
+    assert other.argv == (shutil.which("python3"), "-m", "http.server")  # the python3 on PATH

@@ -12,11 +12,11 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from waiting import wait_for
 
 from pokerbots.server.tournament import results_store, standings
 
@@ -54,13 +54,6 @@ def played(out: Path) -> int:
         return sum(r["status"] in ("done", "failed") for r in matches(out))
     except sqlite3.Error:
         return 0
-
-
-def wait_until(condition, timeout: float) -> None:
-    end = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.05)
 
 
 # -- honest intervals ------------------------------------------------------------------------
@@ -132,11 +125,11 @@ def test_resume_after_sigkill_and_after_ctrl_c_gives_the_uninterrupted_standings
     out = tmp_path / "interrupted"
     run = subprocess.Popen(command("tournament", *bots, *options, "--out", out),
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    wait_until(lambda: played(out) >= 5, 120)
+    wait_for("five matches played", lambda: played(out) >= 5, 120)
     run.kill()  # SIGKILL: no clean-up at all in the tournament process
     run.wait()
     # Its workers see it die, end their matches and every bot; the store stays consistent.
-    wait_until(lambda: not processes_mentioning(str(tmp_path / "bots")), 20)
+    wait_for("every bot to end", lambda: not processes_mentioning(str(tmp_path / "bots")), 20)
     rows = matches(out)
     assert 5 <= sum(r["status"] == "done" for r in rows) < 24
 
@@ -144,7 +137,7 @@ def test_resume_after_sigkill_and_after_ctrl_c_gives_the_uninterrupted_standings
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            start_new_session=True)
     before = played(out)
-    wait_until(lambda: played(out) >= before + 4, 120)
+    wait_for("four more matches played", lambda: played(out) >= before + 4, 120)
     os.killpg(run.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground process group
     stdout, stderr = run.communicate(timeout=60)
     assert run.returncode == 130, stderr

@@ -4,8 +4,9 @@ The command line of :mod:`pokerbots.server.play.certify`: it picks the games (``
 every game BOT passes a first hand of), plays each case one line each, prints each failure's
 paragraph, the summary, and writes the JUnit report if asked.
 
-Exit code: 0 every case passed, 1 BOT broke a rule in at least one, 2 bad command line, 3 the
-certification itself went wrong (a scripted opponent or the server failed: a bug in pokerbots).
+Exit code: 0 every case passed or was not reached, 1 BOT broke a rule in at least one, 2 bad
+command line, 3 the certification itself went wrong (a scripted opponent or the server failed:
+a bug in pokerbots).
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ import click
 
 from pokerbots.server import games
 from pokerbots.server.cli.options import report_options, timeout_options
-from pokerbots.server.errors import Exit, ServerFault
+from pokerbots.server.errors import Exit, ServerFault, reproduce_note
 from pokerbots.server.play.certify import Skipped, cases_for, format_line, play_cases
 from pokerbots.server.play.options import MatchSetupError, limits_from_options
-from pokerbots.server.play.smoke import Result, tally, write_junit
+from pokerbots.server.play.smoke import Result, not_reached, tally, write_junit
 from pokerbots.server.seats.arguments import parse_bot
 from pokerbots.server.seats.bots import BotSpecError
 
@@ -60,7 +61,8 @@ def certify(bot, game, only, list_cases, logs, junit_xml, reply_timeout, startup
     largest stacks, every init_round field, the end of the round while BOT waits. One line per
     case; a failure prints the server's error paragraph.
 
-    Exit code: 0 all passed, 1 the bot broke a rule, 2 bad command line, 3 internal error.
+    Exit code: 0 all passed (or not reached: the bot's own play went around a case), 1 the bot
+    broke a rule, 2 bad command line, 3 internal error.
     """
     chosen = list(dict.fromkeys(game)) or list(games.names())
     if list_cases:
@@ -99,7 +101,8 @@ def certify(bot, game, only, list_cases, logs, junit_xml, reply_timeout, startup
             click.echo(format_line(result))
             if not result.passed:
                 click.echo("\n" + _indent(result.report) + "\n")
-                click.echo(_indent(f"Reproduce: {result.command}") + "\n")
+                click.echo(_indent(f"Reproduce: {result.command}\n{reproduce_note()}")
+                           + "\n")
     except MatchSetupError as exc:
         raise click.UsageError(str(exc)) from None
     except ServerFault as exc:
@@ -110,10 +113,8 @@ def certify(bot, game, only, list_cases, logs, junit_xml, reply_timeout, startup
         sys.exit(Exit.INTERRUPTED)
     seconds = time.perf_counter() - started
     failed, errors, summary = tally(results, ("case", "cases"), seconds)
-    around = [r for r in results if r.passed and r.extra.get("reached") is False]
-    if around:
-        summary += (f"; {len(around)} passed without reaching their situation (the bot's own"
-                    " play went around it)")
+    if any(map(not_reached, results)):
+        summary += " (the bot's own play went around their situation)"
     if skipped:
         summary += f"; not certified for {', '.join(skipped)}"
     click.echo(summary)

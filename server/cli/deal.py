@@ -64,6 +64,7 @@ def deal(game, game_texts, players, seed, hands, seat, replies, output):
     otherwise diverges after its first different decision (replay a real match's seatN.in
     log for that). With the same --seed and --hands, `pokerbots run` deals the same cards.
 
+    \b
         pokerbots deal --players 3 --seed 7 --seat 1 > seat1.txt
         ./mybot < seat1.txt
     """

@@ -24,7 +24,7 @@ from pokerbots.server.cli.options import (
     parse_game_options,
     timeout_options,
 )
-from pokerbots.server.errors import Exit
+from pokerbots.server.errors import Exit, reproduce_note, stderr_section
 from pokerbots.server.logs.writer import TRANSCRIPTS
 
 
@@ -225,7 +225,7 @@ def play_and_report(config, *, as_json: bool = False) -> int:
     exit code."""
     from pokerbots.server.confine import sandbox
     from pokerbots.server.errors import ServerFault
-    from pokerbots.server.logs.folder import MatchFolder, tail
+    from pokerbots.server.logs.folder import MatchFolder
     from pokerbots.server.play.match import prepare, run_prepared
     from pokerbots.server.play.options import MatchSetupError
     from pokerbots.server.seats.arguments import is_human
@@ -276,11 +276,10 @@ def play_and_report(config, *, as_json: bool = False) -> int:
     if outcome.fault is not None:
         fault = outcome.fault
         text = fault.paragraph(logs=str(match.log.path))
-        last = tail(folder.stderr_path(fault.seat))
-        if last:
-            text += "\nLast lines of its stderr:\n" + "\n".join(
-                "    " + t for t in last.splitlines())
-        text += f"\nReproduce: {reproduce(match.seed)}"
+        excerpt = stderr_section(folder.stderr_excerpt(fault.seat))
+        if excerpt:
+            text += "\n" + excerpt
+        text += f"\nReproduce: {reproduce(match.seed)}\n{reproduce_note(human)}"
         click.echo(text, err=True)
         return Exit.FAULT
     return Exit.DONE
@@ -291,8 +290,7 @@ def _print_results(config, outcome, path: Path) -> None:
     from rich.table import Table
 
     hands = outcome.hands
-    grid = Table(title=f"{config.game}: {hands} hands in {outcome.seconds:.2f} s"
-                        f" ({hands / outcome.seconds:,.0f} hands/s)" if outcome.seconds else None)
+    grid = Table(title=results_title(config.game, hands, outcome.seconds))
     grid.add_column("Seat", justify="right")
     grid.add_column("Bot")
     grid.add_column("Bankroll", justify="right")
@@ -304,6 +302,16 @@ def _print_results(config, outcome, path: Path) -> None:
                       f"{used:.2f} s")
     Console().print(grid)
     click.echo(f"Logs: {path}")  # unwrapped, so it can be copied whatever the terminal width
+
+
+def results_title(game: str, hands: int, seconds: float) -> str:
+    """``kuhn: 1 hand in 2.50 s (0.4 hands/s)``: the title of a match's results."""
+    played = f"{game}: {hands:,} hand{'' if hands == 1 else 's'}"
+    if not seconds:
+        return played
+    rate = hands / seconds
+    figure = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
+    return f"{played} in {seconds:.2f} s ({figure} hands/s)"
 
 
 class _Progress:

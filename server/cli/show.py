@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from pokerbots.server.cli.errors import BadInput
+from pokerbots.server.errors import printable
 from pokerbots.server.logs.folder import LogFolderError
 from pokerbots.server.logs.show import show_text
 
@@ -44,11 +45,11 @@ def show(logdir, last, all_hands, no_hands, no_chart):
     if (logdir / "results.sqlite").is_file():  # a tournament: its standings, then its matches
         from pokerbots.server.cli.tournament import show_text as tournament_text
 
-        click.echo(tournament_text(logdir), nl=False)
+        click.echo(printable(tournament_text(logdir)), nl=False)
         return
     try:
         text = show_text(logdir, last=None if all_hands else last, hands_shown=not no_hands,
                          chart_shown=not no_chart)
     except LogFolderError as exc:
         raise BadInput(str(exc)) from None
-    click.echo(text, nl=False)
+    click.echo(printable(text), nl=False)  # a bot's replies and stderr, escaped

@@ -2,7 +2,7 @@
 
 The command line of :mod:`pokerbots.server.play.smoke`: it checks the options, plays the
 planned matches one line each (a game whose first matches all fail the same way at the start
-is given up), prints each distinct failure's paragraph once, the summary and the game to try,
+is given up), prints each kind of failure's paragraph once, the summary and the game to try,
 and writes the JUnit report if asked.
 
 Exit code: 0 every match passed, 1 BOT broke a rule in at least one, 2 bad command line,
@@ -27,7 +27,7 @@ from pokerbots.server.cli.options import (
     timeout_options,
 )
 from pokerbots.server.confine import sandbox
-from pokerbots.server.errors import Exit, ServerFault
+from pokerbots.server.errors import Exit, ServerFault, reproduce_note
 from pokerbots.server.play.options import MatchSetupError, limits_from_options
 from pokerbots.server.play.smoke import (
     EARLY_REPEATS,
@@ -145,7 +145,7 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
     if note:
         click.echo(note, err=True)
     results: list[Result] = []
-    first: dict[tuple[str, str], Result] = {}  # each distinct failure, where it was first seen
+    first: dict[tuple, Result] = {}  # each kind of failure, where it was first seen
     started = time.perf_counter()
     status = None
     given_up: dict[str, int] = {}  # games whose other matches are not played, and how many
@@ -178,7 +178,8 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
                 if seen is None:
                     first[result.failure] = result
                     click.echo("\n" + _indent(result.report) + "\n")
-                    click.echo(_indent(f"Reproduce: {result.command}") + "\n")
+                    click.echo(_indent(f"Reproduce: {result.command}\n{reproduce_note()}")
+                               + "\n")
                 else:
                     click.echo(f"      (the same failure as {seen.case.name}, above)")
             if not result.passed and same_early_failures(results, case.game):
@@ -205,11 +206,7 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
         summary += f", {len(cases) - len(results) - skipped} not played (--exitfirst)"
     click.echo(summary)
     if len(first) > 0 and len(failed) + len(errors) > 1:
-        click.echo(f"{len(first)} distinct failure{'s' if len(first) > 1 else ''}:")
-        for key, seen in first.items():
-            count = sum(r.failure == key for r in results if not r.passed)
-            last = f" (its stderr ended: {seen.last_words})" if seen.last_words else ""
-            click.echo(f"  {count} x {seen.reason}{last}; first in {seen.case.name}")
+        click.echo(failure_kinds(results, first))
     for line in suggest_games(results, spec, hands=hands, logs=logs, limits=limits,
                               game_texts=game_texts or {}, opponent=opponent):
         click.echo(line)
@@ -224,6 +221,19 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
     if errors:
         return Exit.SERVER
     return Exit.FAULT if failed else Exit.DONE
+
+
+def failure_kinds(results: list[Result], first: dict) -> str:
+    """Each kind of failure (:attr:`Result.failure`) with how many matches failed so, and
+    where it was first seen."""
+    lines = [f"{len(first)} kind{'s' if len(first) > 1 else ''} of failure (the same message"
+             " answered and the same reason, whatever the numbers in it):"]
+    for key, seen in first.items():
+        count = sum(r.failure == key for r in results if not r.passed)
+        answered = f" (answering {seen.kind})" if seen.kind else ""
+        last = f" (its stderr ended: {seen.last_words})" if seen.last_words else ""
+        lines.append(f"  {count} x {seen.reason}{answered}{last}; first in {seen.case.name}")
+    return "\n".join(lines)
 
 
 def _indent(text: str) -> str:

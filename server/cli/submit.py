@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from pokerbots.server.errors import Exit
+from pokerbots.server.errors import Exit, printable
 
 
 def submit(folder: Path, to: str, token: str, wait: bool, timeout: float) -> None:
@@ -39,9 +39,11 @@ def submit(folder: Path, to: str, token: str, wait: bool, timeout: float) -> Non
         click.echo(f"Error: {exc.message}", err=True)
         sys.exit(exc.code)
     if final["status"] in ("quarantined", "rejected", "superseded"):
-        click.echo(f"Version {final['version']} is {final['status']}: {final['reason']}")
+        # The reason and the report quote the bot's replies and stderr: escaped.
+        click.echo(printable(f"Version {final['version']} is {final['status']}:"
+                             f" {final['reason']}"))
         if final.get("report"):
-            click.echo(final["report"])
+            click.echo(printable(final["report"]))
         sys.exit(Exit.FAULT)
     if final["status"] == "admitted":
         click.echo(f"Version {final['version']} is admitted: it plays the next tournament.")

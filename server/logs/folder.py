@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 __all__ = ["FILE_NAME", "HANDS", "HISTORY", "LISTED", "LogFolderError", "MatchFolder",
-           "SUMMARY", "TIMING", "stderr_name", "tail", "transcript_name"]
+           "SUMMARY", "TIMING", "stderr_excerpt", "stderr_name", "tail", "transcript_name"]
 
 HANDS = "hands.jsonl"
 HISTORY = "hands.txt"
@@ -63,6 +63,91 @@ def tail(path: str | os.PathLike, lines: int = 10, max_bytes: int = 4096) -> str
             return ""
         raise
     return "\n".join(data.decode("utf-8", "backslashreplace").splitlines()[-lines:])
+
+
+#: The lines of a crash report that say what went wrong, whatever follows them (a backtrace,
+#: the logs of other threads): a Rust panic, a Java or JavaScript exception (followed by its
+#: ``at`` frames), a Go panic, an uncaught C++ exception, a failed C assertion, a sanitizer's
+#: report. A Python traceback's exception line is found by :func:`_causes` itself. (Patterns'
+#: texts: ``re`` compiles them when a fault is first reported, not at every start.)
+_CAUSE = (r"thread '[^']*' panicked at |Exception in thread |Caused by: |panic: |fatal error: "
+          r"|terminate called after throwing|==\d+==ERROR: |.*: Assertion .* failed\.$")
+#: A line that carries a cause on: a Rust panic's message, a C++ exception's what().
+_CAUSE_GOES_ON = r"thread '[^']*' panicked at .*:$|terminate called after throwing"
+#: A line of an exception's stack, in Java (a tab) and JavaScript (four spaces).
+_FRAME = r"(\t|    )at "
+_EXCEPTION = r"([\w$]+\.)*[\w$]*(Error|Exception)\b"
+#: How many lines of crash report an excerpt keeps at most, and how long a line it shows.
+_CAUSE_LINES = 4
+_LINE_CHARS = 1000
+
+
+def stderr_excerpt(path: str | os.PathLike, lines: int = 10, max_bytes: int = 4096,
+                   scan_bytes: int = 1 << 20) -> list[str]:
+    """What a fault's report quotes of a bot's stderr (the file ``path``): its last ``lines``
+    lines (at most ``max_bytes`` of them), and before those, when they came earlier, the lines
+    that say what went wrong (a panic, an exception: :data:`_CAUSE`), with a line saying how
+    many lines between were left out. So a panic followed by a long backtrace is still named.
+    The lines are as written (not escaped: see :func:`pokerbots.server.errors.printable`);
+    [] when the file is empty or missing. The last ``scan_bytes`` of the file are read."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            start = max(0, f.tell() - scan_bytes)
+            f.seek(start)
+            data = f.read()
+    except OSError as exc:
+        if exc.errno == errno.ENOENT:
+            return []
+        raise
+    text = data.decode("utf-8", "backslashreplace")
+    every = [line.removesuffix("\r") for line in text.split("\n")]
+    if every and every[-1] == "":
+        every.pop()
+    if start and len(every) > 1:
+        every.pop(0)  # it began before the part read
+    first = max(0, len(every) - lines)
+    size = 0
+    for i in range(len(every) - 1, first - 1, -1):  # the last lines, within max_bytes
+        size += len(every[i]) + 1
+        if size > max_bytes and i < len(every) - 1:
+            first = i + 1
+            break
+    kept = sorted({i for i in _causes(every) if i < first})[-_CAUSE_LINES:]
+    out: list[str] = []
+    for n, i in enumerate(kept):
+        out.append(_clip(every[i]))
+        following = kept[n + 1] if n + 1 < len(kept) else first
+        if following - i > 1:
+            left = following - i - 1
+            out.append(f"... {left} more line{'' if left == 1 else 's'} ...")
+    out += [_clip(line) for line in every[first:]]
+    return out
+
+
+def _causes(lines: list[str]) -> list[int]:
+    """Where in ``lines`` a crash report says what went wrong (see :data:`_CAUSE`)."""
+    found = []
+    in_traceback = False
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback (most recent call last):"):
+            in_traceback = True
+            continue
+        if in_traceback:
+            if line[:1] not in (" ", ""):  # the exception line that ends a Python traceback
+                found.append(i)
+                in_traceback = False
+            continue
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if re.match(_CAUSE, line) or (re.match(_EXCEPTION, line) and re.match(_FRAME, nxt)):
+            found.append(i)
+            if re.match(_CAUSE_GOES_ON, line) and nxt.strip():
+                found.append(i + 1)
+    return found
+
+
+def _clip(line: str) -> str:
+    return line if len(line) <= _LINE_CHARS else line[:_LINE_CHARS] + " [...]"
 
 
 class MatchFolder:
@@ -168,9 +253,9 @@ class MatchFolder:
                                      f" ({exc})") from None
         return records
 
-    def stderr_tail(self, seat: int, lines: int = 10) -> str:
-        """The last lines seat ``seat`` wrote to stderr."""
-        return tail(self.stderr_path(seat), lines)
+    def stderr_excerpt(self, seat: int) -> list[str]:
+        """What a fault's report quotes of seat ``seat``'s stderr (see :func:`stderr_excerpt`)."""
+        return stderr_excerpt(self.stderr_path(seat))
 
     def size(self) -> int:
         """Bytes the folder's files take."""

@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from pokerbots.server import games
-from pokerbots.server.errors import ServerFault
+from pokerbots.server.errors import ServerFault, stderr_section
 from pokerbots.server.logs.folder import MatchFolder
 from pokerbots.server.match.history import HandHistory
 
@@ -45,9 +45,10 @@ def summary_text(path: Path, summary: dict | None, timing: dict | None,
         how = {"completed": "completed", "failed": "FAILED", "interrupted": "interrupted",
                "server-error": "the SERVER could not go on", "left": "a seat left the table"}
         error = summary.get("error") or {}
-        when = (f" in hand {error['hand']} ({played} hands completed)"
+        hands = f"{played} hand{'' if played == 1 else 's'}"
+        when = (f" in hand {error['hand']} ({hands} completed)"
                 if result == "failed" and error.get("hand") is not None
-                else f" after {played} hands")
+                else f" after {hands}")
         lines.append(f"Result: {how.get(result, result)}{when}"
                      + (f" in {timing['seconds']:.2f} s" if timing and timing.get("seconds")
                         else ""))
@@ -88,10 +89,9 @@ def error_text(path: Path, error: dict) -> str:
     folder = MatchFolder(path)
     parts.append(f"Transcript of seat {seat}: {folder.transcript_path(seat)}"
                  f"  (replay: ./mybot < {folder.transcript_path(seat)})")
-    last = folder.stderr_tail(seat)
-    if last:
-        parts.append("Last lines of its stderr:\n"
-                     + "\n".join("    " + t for t in last.splitlines()))
+    excerpt = stderr_section(folder.stderr_excerpt(seat))
+    if excerpt:
+        parts.append(excerpt)
     return "\n".join(parts)
 
 

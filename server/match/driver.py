@@ -11,7 +11,10 @@ already there, and the loop awaits :meth:`Table.reply` only when it is not. Mess
 seat are all posted before any reply is awaited, so the bots work on them at the same time. A
 seat sent several messages in one write (``exchange.kinds``) answers each with its own line.
 A table reports a seat that cannot answer (it crashed, timed out...) by raising
-:class:`SeatFailure`; the loop turns it into the referee's :class:`BotFault`, with every fact.
+:class:`SeatFailure`; the loop first has the referee judge every reply already read of that
+exchange (:meth:`Referee.judge_read`: the first rule broken is the fault reported, not the exit
+or the silence that followed it) and otherwise turns the failure into the referee's
+:class:`BotFault`, with every fact (and ``seat_failure`` set).
 """
 
 from __future__ import annotations
@@ -43,10 +46,12 @@ class Table(Protocol):
         arrive) and start the clocks of their replies."""
 
     def poll(self, seat: int) -> bytes | None:
-        """``seat``'s reply if it is already there, else None; never waits."""
+        """``seat``'s reply if it is already there, else None; never waits. Raises
+        :class:`SeatFailure` when the seat cannot answer (``post`` never does)."""
 
     async def reply(self, seat: int) -> bytes:
-        """Wait for ``seat``'s reply to the message last posted to it."""
+        """Wait for ``seat``'s reply to the message last posted to it (or raise
+        :class:`SeatFailure`)."""
 
     def answered(self, exchange: Exchange) -> None:
         """Every seat asked in ``exchange`` has replied."""
@@ -59,6 +64,10 @@ async def drive(referee: Referee, table: Table) -> None:
     post, poll, answered = table.post, table.poll, table.answered
     exchange = None
     s = part = 0
+    # What was read of the exchange under way, for a failure: every seat's replies before
+    # seat s (all-seat exchanges), and seat s's lines before part (a bundle).
+    replies: list = []
+    lines: list = []
     try:
         exchange = send(None)
         while True:
@@ -85,7 +94,7 @@ async def drive(referee: Referee, table: Table) -> None:
                 answered(exchange)
                 exchange = send(tuple(lines))
                 continue
-            replies: list = []
+            replies = []
             for s in range(len(exchange.messages)):
                 if kinds is None:
                     part = 0
@@ -107,14 +116,27 @@ async def drive(referee: Referee, table: Table) -> None:
         return
     except SeatFailure as failure:
         assert exchange is not None  # a table fails only while an exchange is under way
+        referee.judge_read(exchange, _read(exchange, replies, lines))
         message = exchange.messages[0] if exchange.seat is not None else exchange.messages[s]
         kind = exchange.kind
         if exchange.kinds is None:
             raise referee.fault(failure.seat, kind, failure.reason, sent=message,
-                                received=failure.received, legal=failure.legal) from None
+                                received=failure.received, legal=failure.legal,
+                                seat_failure=True) from None
         raise referee.fault(failure.seat, exchange.kinds[s][part], failure.reason,
                             sent=message[part], received=failure.received, legal=failure.legal,
-                            part=part) from None
+                            part=part, seat_failure=True) from None
+
+
+def _read(exchange: Exchange, replies: list, lines: list) -> list[list[bytes]]:
+    """The replies read of ``exchange`` when a seat failed (see :meth:`Referee.judge_read`):
+    for each seat asked, in order, its lines read."""
+    kinds = exchange.kinds
+    if exchange.seat is not None:
+        return [[]] if kinds is None else [list(lines)]
+    if kinds is None:
+        return [[reply] for reply in replies]
+    return [*[list(reply) for reply in replies], list(lines)]
 
 
 class LocalTable:
@@ -129,7 +151,7 @@ class LocalTable:
         self.transcript = transcript
 
     def post(self, exchange: Exchange) -> None:
-        self._replies: dict[int, list[bytes]] = {}
+        self._replies: dict[int, list[bytes | None]] = {}
         seat, kinds = exchange.seat, exchange.kinds
         seats = range(len(exchange.messages)) if seat is None else (seat,)
         for s, message in zip(seats, exchange.messages):
@@ -137,14 +159,17 @@ class LocalTable:
             replies = self._replies[s] = []
             for kind, part in parts:
                 reply = self.seats[s].receive(part)
+                replies.append(reply)
                 if reply is None:
-                    raise SeatFailure(s, "it did not reply")
+                    return  # poll reports it, after the replies before it
                 if self.transcript is not None:
                     self.transcript.append((s, kind, part, reply))
-                replies.append(reply)
 
     def poll(self, seat: int) -> bytes:
-        return self._replies[seat].pop(0)
+        reply = self._replies[seat].pop(0)
+        if reply is None:
+            raise SeatFailure(seat, "it did not reply")
+        return reply
 
     async def reply(self, seat: int) -> bytes:  # pragma: no cover - poll always answers
         raise AssertionError("a local seat always answers at once")

@@ -245,8 +245,41 @@ class Referee:
             self._end_reply(seat, reply, part.message, part.hand)
         elif reply != part.answer and reply != part.answer + b"\r":
             answer = part.answer.decode()
-            raise self.fault(seat, kind, f"expected {answer!r}", sent=part.message,
-                             received=reply, legal=answer, hand=part.hand)
+            raise self.fault(seat, kind, f"expected {answer!r}" + _case(reply, part.answer),
+                             sent=part.message, received=reply, legal=answer, hand=part.hand)
+
+    def judge_read(self, exchange: Exchange, read: Sequence[Sequence[bytes]]) -> None:
+        """Judge what was read of ``exchange``, which ends before every reply came (a seat
+        exited, closed its output, went silent or sent too long a line): ``read[i]`` holds the
+        lines read, in order, from the i-th seat asked. Each is judged as the whole exchange
+        would have been, in the same order, and the first that breaks a rule raises its
+        fault: the fault reported is the first rule broken, not the failure that followed
+        it (a wrong Money line, then an exit, is a Money fault of the hand it answers).
+        Returns when every reply read is right."""
+        seats = (range(len(exchange.messages)) if exchange.seat is None
+                 else (exchange.seat,))
+        if exchange.kinds is None:  # one message each: other seats' replies, or nothing
+            kind = exchange.kind
+            for seat, message, lines in zip(seats, exchange.messages, read):
+                if not lines:
+                    continue
+                if kind is Kind.END_HAND:
+                    self._end_reply(seat, lines[0], message)
+                elif kind is Kind.INIT_ROUND:
+                    self._expect(seat, kind, lines[0], _READY, message)
+                elif kind is Kind.END_ROUND:
+                    self._expect(seat, kind, lines[0], wire.GOODBYE_BYTES, message)
+            return
+        hand = self._hand
+        for i in range(max([len(lines) for lines in read] + [0])):
+            for seat, messages, lines in zip(seats, exchange.messages, read):
+                if i >= len(lines):
+                    continue
+                flight = self._flight[seat]
+                if i < len(flight):
+                    self._judge_part(seat, flight[i], lines[i])
+                elif hand is not None and hand.to_act == seat:  # the play that ends a write
+                    self._judge_action(hand, seat, lines[i], messages[i])
 
     def expected(self, seat: int, kind: Kind, part: int | None = None) -> str:
         """What ``seat`` may answer to the ``kind`` message just sent (for error reports);
@@ -264,11 +297,13 @@ class Referee:
 
     def fault(self, seat: int, kind: Kind, reason: str, *, sent: bytes | None = None,
               received: bytes | None = None, legal: str | Legal | None = None,
-              hand: int | None = _CURRENT, part: int | None = None) -> BotFault:
+              hand: int | None = _CURRENT, part: int | None = None,
+              seat_failure: bool = False) -> BotFault:
         """The one fault of ``seat`` in answer to its ``kind`` message, with every fact filled
         in (the legal replies default to what the referee expected of it). ``part`` is the
         message's place in a write of several, when it was one of them; ``hand`` the hand it
-        belongs to, when the kind alone does not say."""
+        belongs to, when the kind alone does not say; ``seat_failure`` that the seat could not
+        answer (see :class:`BotFault`)."""
         flight = self._flight[seat]
         if hand == _CURRENT and part is not None and part < len(flight):
             hand = flight[part].hand
@@ -281,7 +316,7 @@ class Referee:
             hand = self._ended_hand if ended else self.hand_number
         return BotFault(seat, reason, bot=self.labels[seat], hand=hand, kind=kind.value,
                         sent=None if sent is None else sent.decode(), received=received,
-                        legal=legal)
+                        legal=legal, seat_failure=seat_failure)
 
     def _next_deal(self):
         if self._deals is not None:
@@ -423,7 +458,8 @@ class Referee:
         """Judge an answer to end_hand (of ``hand``, when it waited) and apply a REBUY."""
         line = reply[:-1] if reply.endswith(b"\r") else reply
         if line != b"OK" and line != b"REBUY":
-            raise self.fault(seat, Kind.END_HAND, "the answer to end_hand must be OK or REBUY",
+            why = "the answer to end_hand must be OK or REBUY"
+            raise self.fault(seat, Kind.END_HAND, why + _case(line, b"OK") + _case(line, b"REBUY"),
                              sent=message, received=reply, hand=hand)
         try:
             self.game.end_reply(seat, line == b"REBUY")
@@ -459,5 +495,17 @@ class Referee:
     def _expect_all(self, kind: Kind, replies: list, word: bytes, messages: list) -> None:
         for seat, reply in enumerate(replies):
             if reply != word and reply != word + b"\r":
-                raise self.fault(seat, kind, f"expected {word.decode()!r}", sent=messages[seat],
-                                 received=reply, legal=word.decode())
+                self._expect(seat, kind, reply, word, messages[seat])
+
+    def _expect(self, seat: int, kind: Kind, reply: bytes, word: bytes, message: bytes) -> None:
+        """Refuse ``reply`` unless it is ``word`` (a trailing ``\\r`` forgiven)."""
+        if reply != word and reply != word + b"\r":
+            raise self.fault(seat, kind, f"expected {word.decode()!r}" + _case(reply, word),
+                             sent=message, received=reply, legal=word.decode())
+
+
+def _case(reply: bytes, word: bytes) -> str:
+    """Said of a refused ``reply`` that is ``word`` in another case: that case matters."""
+    if reply.rstrip(b"\r").upper() == word.upper():
+        return f" (the protocol's words are case-sensitive: {word.decode()!r})"
+    return ""

@@ -11,8 +11,8 @@ reply BOT gives; the server judges every reply as in any match.
 A few situations need BOT's help: they arise when BOT checks or calls, and BOT's own bet can go
 around them (a bot that goes all-in first never faces a short all-in afterwards). Such a case
 names a pattern of the messages BOT receives once the situation has arisen (``Case.reach``);
-a case that passes without it is reported as passed, with a note that BOT's own play went
-around the situation.
+a case that passes without it is reported apart from the passed ones, as not reached (BOT's
+own play went around the situation): no rule was broken, and nothing was certified either.
 
 This module holds the table of cases (:data:`CASES`, :func:`cases_for`) and plays one
 (:func:`run_case`) or those of several games (:func:`play_cases`); matches are played and
@@ -35,7 +35,7 @@ from pokerbots.server import games
 from pokerbots.server.logs.folder import MatchFolder
 from pokerbots.server.play.match import MatchConfig
 from pokerbots.server.play.options import game_options_from_texts, texts_as_flags
-from pokerbots.server.play.smoke import Result, play_and_judge
+from pokerbots.server.play.smoke import NOT_REACHED, Result, not_reached, play_and_judge
 from pokerbots.server.seats.bots import BotSpec
 from pokerbots.server.seats.limits import Limits
 
@@ -303,7 +303,10 @@ def play_cases(bot: BotSpec, names: list[str], *, logs: Path, limits: Limits,
 
 
 def _reproduce(case: Case, specs: list[BotSpec], cards: Path, cpu: int | None) -> str:
-    words = [shlex.join(s.argv) if s.argv[1:3] == ("-m", SCRIPTED) else s.label for s in specs]
+    # A scripted opponent as a short command (a module of pokerbots: `pokerbots run` starts it
+    # under its own Python); the bot as it was typed.
+    words = [shlex.join(("python3", *s.argv[1:])) if s.argv[1:3] == ("-m", SCRIPTED)
+             else s.label for s in specs]
     bots = " ".join(shlex.quote(w) for w in words)
     return (f"pokerbots run {bots} --game {case.game}{texts_as_flags(case.options)}"
             f" --cards {shlex.quote(str(cards))} --cpu {'none' if cpu is None else cpu}")
@@ -313,9 +316,8 @@ def format_line(result: Result) -> str:
     case = result.case
     head = f"{case.game:<12} {case.name:<30} {case.players:>2}p seat {case.seat}"
     if result.passed:
-        note = ""
-        if result.extra.get("reached") is False:
-            note = "  (not reached: the bot's own play went around it)"
-        return f"PASS  {head}  {result.seconds:5.2f} s{note}"
+        if not_reached(result):
+            return f"SKIP  {head}  {result.seconds:5.2f} s  ({NOT_REACHED})"
+        return f"PASS  {head}  {result.seconds:5.2f} s"
     word = "ERROR" if result.internal else "FAIL"
     return f"{word:<5} {head}  {result.reason}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import functools
 import itertools
 import os
 import random
@@ -190,7 +191,8 @@ def run_prepared(match: PreparedMatch) -> MatchOutcome:
         _pin(config.cpu)
     outcome: MatchOutcome | None = None
     try:
-        outcome = trio.run(play, match.referee, config.bots, match.log, config.limits)
+        outcome = trio.run(functools.partial(play, seed=match.seed), match.referee,
+                           config.bots, match.log, config.limits)
     except Exception as exc:  # the server's own failure (play ends the bots): exit code 3
         referee = match.referee
         outcome = MatchOutcome(referee.hands_played, list(referee.bankrolls),

@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import re
 import shlex
-import sys
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pokerbots.server import games
-from pokerbots.server.errors import ServerFault
-from pokerbots.server.logs.folder import MatchFolder, tail
+from pokerbots.server.errors import ServerFault, printable, stderr_section
+from pokerbots.server.logs.folder import MatchFolder
 from pokerbots.server.play.match import MatchConfig, prepare, run_prepared
 from pokerbots.server.play.options import MatchSetupError, game_options_from_texts, texts_as_flags
 from pokerbots.server.seats.arguments import parse_bot
@@ -34,8 +33,15 @@ from pokerbots.server.seats.limits import Limits
 
 #: Table sizes played by default (each capped to what the game allows).
 DEFAULT_PLAYERS = (2, 3, 6)
-#: A figure measured while playing (a time), which differs between two identical failures.
-_MEASURED = re.compile(r"\d+\.\d+")
+#: A number in a reason or a line of stderr (a time, an amount, a hand): two failures that
+#: differ only in these are the same kind (a raise short by 10 in one match, by 1689 in another).
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+#: What the server adds to a time-out when the machine was busy (see confine/fairness.py): a
+#: fact about the machine, not about the bot's failure.
+_NOTE = re.compile(r" \(note: .*\)$")
+#: How the random opponent is named in results and in Reproduce lines: a command a person can
+#: type (a module of pokerbots runs under the server's own Python, see seats/bots.py).
+OPPONENT = "python3 -m pokerbots.server.play.smoke_random"
 #: A game's first matches that fail the same way before their first hand is over, after which
 #: its other matches are not played (:func:`same_early_failures`): the bot cannot start it.
 EARLY_REPEATS = 3
@@ -78,14 +84,19 @@ class Result:
     hand: int | None = None
     #: The last line of the failing bot's stderr: with ``reason``, tells failures apart.
     last_words: str = ""
+    #: The kind of message the failing reply answered (``play``, ``end_action``...).
+    kind: str | None = None
     extra: dict = field(default_factory=dict)
 
     @property
-    def failure(self) -> tuple[str, str]:
-        """What makes two failures the same one: the reason, with its measured times left out
-        (a time-out "taking more than 10.01 s" is the same as one taking 10.00 s), and the
-        last line of stderr."""
-        return _MEASURED.sub("#", self.reason), self.last_words
+    def failure(self) -> tuple[str | None, str, str]:
+        """What makes two failures the same kind: the message they answered, and the shape of
+        the reason and of the last line of stderr, their numbers left out (a raise short of
+        the 10 needed to call is the same bug as one short of 1689; a time-out taking
+        10.01 s the same as one taking 10.00 s, with or without a note that the machine was
+        busy)."""
+        reason = _NUMBER.sub("#", _NOTE.sub("", self.reason))
+        return self.kind, reason, _NUMBER.sub("#", self.last_words)
 
 
 def plan(names: list[str], players: list[int] | None, rounds: int, seed: int) -> list[Case]:
@@ -104,12 +115,11 @@ def plan(names: list[str], players: list[int] | None, rounds: int, seed: int) ->
     return cases
 
 
-def opponent_spec(seed: int, command: str | None) -> BotSpec:
-    if command is not None:
-        spec = parse_bot(command)
-        return BotSpec(spec.label, spec.argv)
-    argv = (sys.executable, "-m", "pokerbots.server.play.smoke_random", "--seed", str(seed))
-    return BotSpec("random", argv)
+def opponent_spec(command: str | None) -> BotSpec:
+    """The opponents' seat: ``command`` (``--opponent``), else the random opponent, whose
+    random numbers come from the seed its seat is given (``POKERBOTS_SEED``)."""
+    spec = parse_bot(command if command is not None else OPPONENT)
+    return BotSpec(spec.label, spec.argv)
 
 
 def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits,
@@ -118,10 +128,7 @@ def run_case(case: Case, bot: BotSpec, *, hands: int, logs: Path, limits: Limits
     MatchSetupError when the options cannot make the match, ServerFault when the server
     cannot start it."""
     texts = game_texts or {}
-    specs = [
-        bot if s == case.seat else opponent_spec(case.seed * 16 + s, opponent)
-        for s in range(case.players)
-    ]
+    specs = [bot if s == case.seat else opponent_spec(opponent) for s in range(case.players)]
     config = MatchConfig(bots=specs, game=case.game,
                          game_options=game_options_from_texts(case.game, texts), seed=case.seed,
                          hands=hands, logs=logs, limits=limits, cpu=None)
@@ -155,14 +162,15 @@ def play_and_judge(config: MatchConfig, seat: int, result: Result, *,
     result.internal = fault.seat != seat
     result.reason = fault.reason
     result.hand = fault.hand
+    result.kind = fault.kind
     folder = MatchFolder(match.log.path)
     text = fault.paragraph(logs=str(match.log.path))
     text += f"\nTranscript of seat {fault.seat}: {folder.transcript_path(fault.seat)}"
     text += f"\nIts stderr: {folder.stderr_path(fault.seat)}"
-    last = tail(folder.stderr_path(fault.seat))
-    result.last_words = last.splitlines()[-1].strip() if last else ""
-    if last:
-        text += "\nLast lines of its stderr:\n" + "\n".join("    " + t for t in last.splitlines())
+    excerpt = folder.stderr_excerpt(fault.seat)
+    result.last_words = printable(excerpt[-1].strip()) if excerpt else ""
+    if excerpt:
+        text += "\n" + stderr_section(excerpt)
     if result.internal:
         text = (f"{opponents} failed, not the bot under test: this is a bug in"
                 " pokerbots.\n" + text)
@@ -171,8 +179,8 @@ def play_and_judge(config: MatchConfig, seat: int, result: Result, *,
 
 
 def _reproduce(case: Case, specs: list[BotSpec], hands: int, texts: dict[str, str]) -> str:
-    bots = [s.label if s.label != "random" else shlex.join(s.argv) for s in specs]
-    words = " ".join(shlex.quote(b) for b in bots)
+    """The ``pokerbots run`` command that plays the match again: each bot as it was typed."""
+    words = " ".join(shlex.quote(s.label) for s in specs)
     extra = f" --game {case.game}" if case.game != games.DEFAULT else ""
     extra += texts_as_flags(texts)
     return f"pokerbots run {words}{extra} --hands {hands} --seed {case.seed}"
@@ -188,15 +196,28 @@ def format_line(result: Result) -> str:
     return f"{word:<5} {head}  {result.reason}"
 
 
+#: What a case that passed without its situation arising is (certify's ``Case.reach``).
+NOT_REACHED = "not reached: the bot's own play went around it"
+
+
+def not_reached(result: Result) -> bool:
+    """Whether ``result`` broke no rule but its situation never arose (certify)."""
+    return result.passed and result.extra.get("reached") is False
+
+
 def tally(results: list[Result], nouns: tuple[str, str], seconds: float
           ) -> tuple[list, list, str]:
     """The failed results (BOT's faults), the internal errors, and the summary's words
-    (``nouns``: singular and plural): ``'12 matches in 3.1 s: 11 passed, 1 failed'``."""
+    (``nouns``: singular and plural): ``'12 matches in 3.1 s: 11 passed, 1 failed'``; the
+    cases not reached (:func:`not_reached`) are counted apart from the passed ones."""
     failed = [r for r in results if not r.passed and not r.internal]
     errors = [r for r in results if r.internal]
-    passed = len(results) - len(failed) - len(errors)
+    around = sum(map(not_reached, results))
+    passed = len(results) - len(failed) - len(errors) - around
     noun = nouns[len(results) != 1]
     summary = f"{len(results)} {noun} in {seconds:.1f} s: {passed} passed"
+    if around:
+        summary += f", {around} not reached"
     if failed:
         summary += f", {len(failed)} failed"
     if errors:
@@ -211,7 +232,8 @@ def write_junit(results: list[Result], path: Path, bot_label: str, seconds: floa
     root = ET.Element("testsuites", name=f"pokerbots {command} {bot_label}",
                       tests=str(len(results)),
                       failures=str(sum(not r.passed and not r.internal for r in results)),
-                      errors=str(sum(r.internal for r in results)), time=f"{seconds:.3f}")
+                      errors=str(sum(r.internal for r in results)),
+                      skipped=str(sum(map(not_reached, results))), time=f"{seconds:.3f}")
     games: dict[str, list[Result]] = {}
     for r in results:
         games.setdefault(r.case.game, []).append(r)
@@ -220,12 +242,15 @@ def write_junit(results: list[Result], path: Path, bot_label: str, seconds: floa
             root, "testsuite", name=f"{command} {game}", tests=str(len(group)),
             failures=str(sum(not r.passed and not r.internal for r in group)),
             errors=str(sum(r.internal for r in group)),
+            skipped=str(sum(map(not_reached, group))),
             time=f"{sum(r.seconds for r in group):.3f}",
         )
         for r in group:
             kind, name = r.case.junit
             case = ET.SubElement(suite, "testcase", classname=f"{command}.{kind}", name=name,
                                  time=f"{r.seconds:.3f}")
+            if not_reached(r):
+                ET.SubElement(case, "skipped", message=NOT_REACHED)
             if not r.passed:
                 tag = "error" if r.internal else "failure"
                 node = ET.SubElement(case, tag, message=r.reason,

@@ -4,7 +4,8 @@
 ``bots/`` folder does not exist, so the smoke opponent lives here. It is an ordinary bot written
 with the client library (which reads the messages and keeps the score): at each decision it
 checks or calls, bets or raises (to a random legal amount) or folds, each with equal chance
-among those that are legal.
+among those that are legal. Its random numbers come from ``--seed`` when it is given, else
+from the seed the server gives its seat (``POKERBOTS_SEED``), so a match replays the same.
 
 Run it as ``python -m pokerbots.server.play.smoke_random [--seed N]``.
 """
@@ -15,7 +16,7 @@ import argparse
 import random
 import sys
 
-from pokerbots.protocol.client import run
+from pokerbots.protocol.client import run, seeded_random
 
 
 def random_decider(rng: random.Random):
@@ -38,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)
-    run(random_decider(random.Random(args.seed)))
+    run(random_decider(seeded_random(args.seed)))
     return 0
 
 

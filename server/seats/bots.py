@@ -2,9 +2,11 @@
 
 A bot argument is a path to an executable (``bots/call_bot``), a Python file (``bots/x.py``,
 run under the server's own interpreter so it finds the same packages), a quoted command line
-(``"python3 mybot.py --aggressive"``), or a foreign bot that a relay program plays through
-(``http://127.0.0.1:9000/``, a Lean Poker player; ``acpc:COMMAND``, an ACPC agent: see
-``adapters/``). Everything is checked before any bot starts, so a typo costs nothing.
+(``"python3 mybot.py --aggressive"``; ``"python3 -m pokerbots.server.play.smoke_random"``, a
+module of this package, runs under the server's interpreter too), or a foreign bot that a
+relay program plays through (``http://127.0.0.1:9000/``, a Lean Poker player;
+``acpc:COMMAND``, an ACPC agent: see ``adapters/``). Everything is checked before any bot
+starts, so a typo costs nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +16,10 @@ import shlex
 import shutil
 import sys
 from dataclasses import dataclass
+
+#: ``python3 -m pokerbots.…`` runs a module of this package under the server's own Python.
+PYTHONS = ("python", "python3")
+PACKAGE_MODULES = "pokerbots."
 
 
 class BotSpecError(ValueError):
@@ -61,6 +67,11 @@ def parse_program(arg: str) -> BotSpec:
     if program.endswith(".py"):
         _check_file(program, arg, need_exec=False)
         return BotSpec(arg, (sys.executable, program, *rest))
+    if program in PYTHONS and rest[:1] == ["-m"] and rest[1:2] and \
+            rest[1].startswith(PACKAGE_MODULES):
+        # A module of pokerbots itself (the smoke test's random opponent) is installed where
+        # the server runs: under its own Python, whichever python3 comes first on PATH.
+        return BotSpec(arg, (sys.executable, *rest))
     if os.sep in program or os.path.exists(program):
         _check_file(program, arg, need_exec=True)
         _check_interpreter(program, arg)

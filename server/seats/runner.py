@@ -14,6 +14,7 @@ under bubblewrap with ``--sandbox``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -322,9 +323,26 @@ def bot_env(game: str, token: str | None = None) -> dict[str, str]:
     return env
 
 
+#: The environment variable that gives each bot a seed of its own for its random numbers
+#: (PROTOCOL.md, "Random numbers"): :func:`seat_seed` of the match's seed and its seat.
+SEED_VAR = "POKERBOTS_SEED"
+#: What the seat seeds are hashed with, so that they are worth nothing anywhere else.
+_SEED_DOMAIN = b"POKERBOTS_SEED v1\0"
+
+
+def seat_seed(match_seed: int, seat: int) -> int:
+    """The seed ``seat`` is given (a 64-bit number): the first 8 bytes of the SHA-256 of a
+    text of its own, the match's seed and the seat. The same match seed gives every seat the
+    same seed again (a match replays); the hash is one-way, so a bot learns nothing of the
+    match's seed (which deals the cards) nor of another seat's seed."""
+    text = _SEED_DOMAIN + f"{match_seed}\0{seat}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
+
+
 async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
-               cwd=None) -> MatchOutcome:
-    """Start the bots, play the referee's round with them, and always end every bot."""
+               cwd=None, seed: int | None = None) -> MatchOutcome:
+    """Start the bots, play the referee's round with them, and always end every bot. With
+    ``seed`` (the match's), each bot is given its :func:`seat_seed` in :data:`SEED_VAR`."""
     token = secrets.token_hex(8)
     env = bot_env(referee.game.name, token)
     bots: list[BotProcess] = []
@@ -349,10 +367,12 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
                     drain = StderrDrain(log.stderr_path(i), limits.stderr_cap)
                     drains.append(drain)
                     seat_env = env
+                    if seed is not None:
+                        seat_env = {**env, SEED_VAR: str(seat_seed(seed, i))}
                     extra: tuple[int, ...] = ()
                     if spec.hand_feed:
                         read_end = feed.open(i)
-                        seat_env, extra = {**env, HANDS_FD: str(read_end)}, (read_end,)
+                        seat_env, extra = {**seat_env, HANDS_FD: str(read_end)}, (read_end,)
                     try:
                         bot = await process.start(
                             spec, env=seat_env, cwd=cwd, resources=limits.resources,
@@ -404,10 +424,10 @@ async def play(referee: Referee, specs: list[BotSpec], log, limits: Limits, *,
         if not was_subreaper:
             reaper.set_subreaper(False)
     left = None
-    if fault is not None and fault.seat < len(bots):
+    if fault is not None and fault.seat < len(bots) and fault.seat_failure:
         code = specs[fault.seat].leave_code
         if code is not None and bots[fault.seat].process.returncode == code:
-            left, fault = fault, None  # a person leaving breaks no rule
+            left, fault = fault, None  # a person leaving breaks no rule (a wrong reply does)
     return MatchOutcome(
         hands=referee.hands_played,
         bankrolls=list(referee.bankrolls),

@@ -30,10 +30,10 @@ from pathlib import Path
 
 from pokerbots.server import games
 from pokerbots.server.confine.cpus import claim_cpu, release_cpu
-from pokerbots.server.errors import ServerFault
+from pokerbots.server.errors import ServerFault, stderr_section
 from pokerbots.server.games.equity import Showdowns, allin_values
 from pokerbots.server.games.luck import LuckAdjuster
-from pokerbots.server.logs.folder import MatchFolder, tail
+from pokerbots.server.logs.folder import MatchFolder
 from pokerbots.server.play.options import MatchSetupError, limits_from_dict
 from pokerbots.server.seats.bots import BotSpec
 from pokerbots.server.tournament import deals
@@ -144,9 +144,8 @@ def play_match_job(job: dict) -> dict:
     if fault is None:
         return {**result, "status": "done"}
     text = fault.paragraph(logs=str(path))
-    last = tail(MatchFolder(path).stderr_path(fault.seat))
-    if last:
-        text += "\nLast lines of its stderr:\n" + "\n".join("    " + t
-                                                            for t in last.splitlines())
+    excerpt = stderr_section(MatchFolder(path).stderr_excerpt(fault.seat))
+    if excerpt:
+        text += "\n" + excerpt
     return {**result, "status": "failed", "culprit": seating[fault.seat].name,
             "culprit_seat": fault.seat, "error": text}

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_FIELDS 16
 #define LINE 4096
@@ -236,6 +237,16 @@ void poker_run(poker_reply (*decide)(const poker_state *)) {
             fail("unexpected line: ", line);
         }
     }
+}
+
+unsigned long long poker_seed(void) {
+    const char *text = getenv("POKERBOTS_SEED");
+    if (text && *text) {
+        char *end;
+        unsigned long long seed = strtoull(text, &end, 10);
+        if (!*end) return seed;
+    }
+    return (unsigned long long)time(NULL) ^ ((unsigned long long)clock() << 32);
 }
 
 long poker_to_call(const poker_state *s) { return s->call - s->front; }

@@ -52,4 +52,9 @@ poker_reply poker_raise_to(const poker_state *s, long value);  /* the same */
 /* Play one round on stdin and stdout. */
 void poker_run(poker_reply (*decide)(const poker_state *s));
 
+/* A seed for your random numbers: the one the server gives this seat (POKERBOTS_SEED), so that
+ * a match replayed with the same seed plays the same again; outside a match, one from the
+ * clock. For instance srand((unsigned)poker_seed()). */
+unsigned long long poker_seed(void);
+
 #endif

@@ -8,11 +8,13 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
 #include <map>
 #include <numeric>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -260,6 +262,19 @@ class Client {
         return "OK";
     }
 };
+
+// A seed for your random numbers: the one the server gives this seat (POKERBOTS_SEED), so that
+// a match replayed with the same seed plays the same again; outside a match, a random one.
+// For instance std::mt19937_64 rng(poker::seed());
+inline std::uint64_t seed() {
+    const char* text = std::getenv("POKERBOTS_SEED");
+    if (text && *text) {
+        char* end;
+        unsigned long long value = std::strtoull(text, &end, 10);
+        if (!*end) return value;
+    }
+    return (std::uint64_t(std::random_device()()) << 32) ^ std::random_device()();
+}
 
 // Play one round on stdin and stdout.
 inline void run(std::function<std::string(const State&)> decide) {

@@ -108,6 +108,23 @@ public final class Poker {
         new Poker(decide).loop();
     }
 
+    /**
+     * A seed for your random numbers: the one the server gives this seat (POKERBOTS_SEED), so
+     * that a match replayed with the same seed plays the same again; outside a match, one from
+     * the clock. For instance new java.util.Random(Poker.seed()).
+     */
+    public static long seed() {
+        String text = System.getenv("POKERBOTS_SEED");
+        if (text != null && !text.isEmpty()) {
+            try {
+                return Long.parseUnsignedLong(text);
+            } catch (NumberFormatException e) {
+                // not a seed of the server's: fall back on the clock
+            }
+        }
+        return System.nanoTime();
+    }
+
     /** "3,-1,0" -> {3, -1, 0} */
     public static long[] parseList(String text) {
         return Arrays.stream(text.split(",")).mapToLong(Long::parseLong).toArray();

@@ -211,6 +211,33 @@ class Client {
   }
 }
 
+/**
+ * The seed for your random numbers (a BigInt): the one the server gives this seat
+ * (POKERBOTS_SEED), so that a match replayed with the same seed plays the same again; outside
+ * a match, one from the clock.
+ */
+function seed() {
+  const text = process.env.POKERBOTS_SEED || '';
+  if (/^[0-9]+$/.test(text)) return BigInt.asUintN(64, BigInt(text));
+  return BigInt.asUintN(64, process.hrtime.bigint() ^ BigInt(Date.now()));
+}
+
+/**
+ * A random number generator seeded with seed() (SplitMix64), since Math.random cannot be
+ * seeded: each call of the function it returns gives a number from 0 to 1, 1 left out.
+ */
+function seededRandom(from = seed()) {
+  let state = BigInt.asUintN(64, from);
+  return () => {
+    state = BigInt.asUintN(64, state + 0x9e3779b97f4a7c15n);
+    let z = state;
+    z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
+    z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
+    z ^= z >> 31n;
+    return Number(z >> 11n) / 2 ** 53;
+  };
+}
+
 /** Play one round on stdin and stdout, calling decide(state) for every decision. */
 function run(decide) {
   new Client(decide).run().catch((error) => {
@@ -219,4 +246,4 @@ function run(decide) {
   });
 }
 
-module.exports = { run, State, parseList, parseCards };
+module.exports = { run, State, parseList, parseCards, seed, seededRandom };

@@ -9,6 +9,7 @@ Every list is rotated by the server so that you are player 0. The protocol is PR
 """
 
 import os
+import random
 import sys
 
 #: For each game, the last line of init_round, play and end_hand (None: play ends after the
@@ -216,6 +217,14 @@ class Client:
             amount, winner = ints(pot)
             self.deltas[winner] += amount
         return "OK"
+
+
+def seeded_random():
+    """A ``random.Random`` for your strategy, seeded with the seed the server gives this seat
+    (``POKERBOTS_SEED``): replayed with the same seed, a match plays the same again. Outside
+    a match, seeded from the system's randomness."""
+    text = os.environ.get("POKERBOTS_SEED", "")
+    return random.Random(int(text) if text.isdigit() else None)
 
 
 def run(decide):

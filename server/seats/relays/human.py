@@ -11,7 +11,9 @@ terminal, a reply that the server would refuse (read with the client library and
 protocol's own :class:`~pokerbots.protocol.wire.Legal`) is shown with the reason, quoting what
 was typed, and asked again; the third is said at once to be refused and forwarded as it is, and
 the server's report follows without another question. Spaces at the end of a reply are dropped.
-The ``Money:`` totals and the goodbye line are offered: an empty line (Enter) sends them.
+Every reply that is not a decision is offered (``READY``, ``OK``, the ``Money:`` totals, the
+goodbye line): an empty line (Enter) sends it. A reply that differs from the right one only in
+case is refused saying that case matters.
 
 When the terminal's stderr is a terminal, the relay adds (there, never on stdout) a plain-words
 line about the hand (cards, pot, what it costs to call) and a one-line hint of the legal
@@ -76,10 +78,11 @@ class Helper:
             self.reply = ""
 
     def offer(self) -> str | None:
-        """The reply an empty line sends: the Money totals and the goodbye."""
-        if self.client is None:
+        """The reply an empty line sends: every reply but a decision (READY, OK or the REBUY
+        an empty stack needs, the Money totals, the goodbye)."""
+        if self.client is None or not self.reply:
             return None
-        if self.kind.startswith("EndAction:") or self.kind == "end_round":
+        if self.kind in OFFERED or self.kind.startswith("EndAction:"):
             return self.reply
         return None
 
@@ -91,7 +94,7 @@ class Helper:
         kind = self.kind
         line = typed.encode()
         if kind in ("init_round", "init_hand"):
-            return None if typed == "READY" else "expected 'READY'"
+            return None if typed == "READY" else "expected 'READY'" + _case(typed, ["READY"])
         if kind == "play":
             try:
                 word, value = read_action(line)
@@ -101,7 +104,7 @@ class Helper:
         if kind == "end_hand":
             if typed in ("OK", "REBUY"):
                 return None
-            return "the answer to end_hand must be OK or REBUY"
+            return "the answer to end_hand must be OK or REBUY" + _case(typed, ["OK", "REBUY"])
         if kind.startswith("EndAction:"):
             try:
                 values = read_money(line, client.players)
@@ -110,7 +113,7 @@ class Helper:
             return None if values == client.bankrolls else (
                 f"the Money totals are wrong: they are {self.reply}")
         if kind == "end_round":
-            return None if typed == GOODBYE else f"expected {GOODBYE!r}"
+            return None if typed == GOODBYE else f"expected {GOODBYE!r}" + _case(typed, [GOODBYE])
         return None
 
     def hints(self) -> list[str]:
@@ -128,9 +131,10 @@ class Helper:
             button = client.button
             where = "you have the button" if button == 0 else f"the button is player {button}"
             return [f"A round of {client.players} players begins; you are player 0, {where}.",
-                    f"Reply: {reply}"]
+                    f"Reply: {reply}", *offered]
         if kind == "init_hand":
-            return [f"Hand {client.hand}: you hold {' '.join(client.cards)}.", f"Reply: {reply}"]
+            return [f"Hand {client.hand}: you hold {' '.join(client.cards)}.", f"Reply: {reply}",
+                    *offered]
         if kind == "play":
             state = self.watcher.state
             board = f", board {' '.join(state.board)}" if state.board else ""
@@ -153,7 +157,9 @@ class Helper:
                             f" {client.info.stack})")
                 else:
                     hint += f" or REBUY (tops your stack up to {client.info.stack})"
-            return ["Hand over: " + "; ".join(shown + [", ".join(pots)]) + ".", hint]
+            if offered and " or REBUY" in hint:  # two replies named: say which Enter sends
+                offered = [f"(Enter sends {self.offer()})"]
+            return ["Hand over: " + "; ".join(shown + [", ".join(pots)]) + ".", hint, *offered]
         if kind.startswith("EndAction:"):
             money = ",".join(map(str, client.bankrolls))
             return [f"Everyone's bankroll now, you first: {money}.", f"Reply: {reply}",
@@ -163,6 +169,19 @@ class Helper:
             return [f"The round is over after {client.hands_played} hands;"
                     f" bankrolls {money}.", f"Reply: {reply}", *offered]
         return []
+
+
+#: The messages (besides the EndAction lines) whose reply an empty line sends.
+OFFERED = ("init_round", "init_hand", "end_hand", "end_round")
+
+
+def _case(typed: str, words: list[str]) -> str:
+    """Why ``typed`` is refused when it is one of ``words`` in another case: that case
+    matters (else '')."""
+    for word in words:
+        if typed.upper() == word.upper():
+            return f" (the protocol's words are case-sensitive: type {word!r})"
+    return ""
 
 
 def _choices(legal) -> list[str]:

@@ -316,6 +316,41 @@ impl<R: BufRead, W: Write> Client<R, W> {
     }
 }
 
+/// A seed for your random numbers: the one the server gives this seat (POKERBOTS_SEED), so
+/// that a match replayed with the same seed plays the same again; outside a match, one from
+/// the clock. `Rng::new(poker::seed())` draws from it.
+pub fn seed() -> u64 {
+    match std::env::var("POKERBOTS_SEED").ok().and_then(|t| t.parse::<u64>().ok()) {
+        Some(seed) => seed,
+        None => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0),
+    }
+}
+
+/// A small random number generator (SplitMix64), since Rust's standard library has none.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number from 0 to 1, 1 left out.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
 /// Play one round on stdin and stdout.
 pub fn run(decide: &dyn Fn(&State) -> String) {
     let game = std::env::var("POKERBOTS_GAME")
