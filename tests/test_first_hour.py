@@ -345,3 +345,38 @@ def test_every_example_command_in_a_help_text_keeps_a_line_of_its_own():
     *wrong, count = done.stdout.splitlines()
     assert wrong == []
     assert int(count) >= 3  # the deal command's two and run's first command at least
+
+
+def test_the_documented_commands_leave_a_clone_clean(tmp_path):
+    """What the README and the docs have a person type in a clone (a kit made with
+    ``pokerbots new mybot``, a competition's ``submissions`` folder and the data folder ``pokerbots
+    serve`` and ``pokerbots team add`` make by default, a match's logs) shows nowhere in ``git
+    status``: nobody commits them by mistake."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git clone: the test clones the repository to type in it")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True, timeout=120)
+    shutil.copy(ROOT / ".gitignore", clone / ".gitignore")  # as it is here, committed or not
+    subprocess.run(["git", "update-index", "--assume-unchanged", ".gitignore"], cwd=clone,
+                   check=True)
+    made = [pokerbots("new", "mybot", "--lang", "python", cwd=clone),
+            pokerbots("team", "add", "alice", "--data", "pokerbots-data", cwd=clone),
+            pokerbots("run", "bots/call_bot.py", "bots/call_bot.py", "--hands", "2", cwd=clone)]
+    assert [m.returncode for m in made] == [0, 0, 0], [m.stderr for m in made]
+    (clone / "submissions" / "mybot").mkdir(parents=True)
+    shutil.copy(clone / "bots" / "call_bot.py", clone / "submissions" / "mybot" / "bot.py")
+    assert (clone / "pokerbots-data").is_dir() and (clone / "mybot").is_dir()
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"],
+                            cwd=clone, capture_output=True, text=True, check=True).stdout
+    assert status == "", status
+
+
+def test_the_readme_and_the_docs_give_the_same_install_command():
+    """The first command of the README and of the docs' overview is one command, and the docs
+    say which environment builds the site."""
+    command = re.compile(r"```\n(python3 -m venv [^\n]*)\n```")
+    readme = (ROOT / "README.md").read_text()
+    overview = (ROOT / "docs" / "index.md").read_text()
+    assert command.findall(overview)[0] == command.findall(readme)[0]
+    for text in (readme, overview):
+        assert ". .venv/bin/activate && pip install -e '.[docs]' && mkdocs serve" in text
