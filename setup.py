@@ -23,26 +23,44 @@ from setuptools import setup
 
 HERE = Path(__file__).resolve().parent
 
-#: The folders every message passes through (see docs, "Performance"): each module directly in
-#: them is compiled (not their subfolders: the relay programs run with ``python -m``), and the
-#: protocol's wire format, the one module of the bot authors' package on that path.
-COMPILED_FOLDERS = ["server/games/engine", "server/match", "server/seats"]
-COMPILED_FILES = ["protocol/wire.py", "server/games/base.py", "server/logs/writer.py"]
+#: The modules every message passes through (see docs, "Performance"), named one by one: the
+#: protocol's wire format (the one module of the bot authors' package on that path), the
+#: betting engine and the deck, the referee and its driver and clock, the hand's record and
+#: the match log's writer and history, the process table and the bot processes, and every
+#: game of the registry (:func:`game_modules`: each hand is dealt, judged and ended there).
+COMPILED = [
+    "protocol/wire.py",
+    "server/games/base.py",
+    "server/games/engine/__init__.py",
+    "server/games/engine/betting.py",
+    "server/games/engine/deck.py",
+    "server/hands/record.py",
+    "server/referee/__init__.py",
+    "server/referee/clock.py",
+    "server/referee/driver.py",
+    "server/referee/referee.py",
+    "server/referee/transcript.py",
+    "server/logs/history.py",
+    "server/logs/writer.py",
+    "server/seats/__init__.py",
+    "server/seats/arguments.py",
+    "server/seats/bots.py",
+    "server/seats/limits.py",
+    "server/seats/process.py",
+    "server/seats/runner.py",
+]
 
 
 def game_modules() -> list[str]:
     """Every game of the registry: a module of server/games that declares ``GAMES`` (see
-    server/games/__init__.py); each hand is dealt, judged and ended there."""
+    server/games/__init__.py)."""
     return sorted(str(p.relative_to(HERE)) for p in (HERE / "server" / "games").glob("*.py")
                   if re.search(r"^GAMES\b", p.read_text(encoding="utf-8"), re.MULTILINE))
 
 
 def compiled() -> list[str]:
     """Every source mypyc compiles, relative to the staged root."""
-    files = [*COMPILED_FILES, *game_modules()]
-    for folder in COMPILED_FOLDERS:
-        files += sorted(str(p.relative_to(HERE)) for p in (HERE / folder).glob("*.py"))
-    return files
+    return [*COMPILED, *game_modules()]
 
 
 def _editable() -> bool:

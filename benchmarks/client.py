@@ -17,8 +17,8 @@ import time
 
 from pokerbots.protocol.client import Client
 from pokerbots.server import games
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 
 def check_or_call(state) -> str:

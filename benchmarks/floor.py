@@ -51,8 +51,8 @@ from pathlib import Path
 
 from pokerbots.protocol.client import Client
 from pokerbots.server.games import make_game
-from pokerbots.server.match.driver import LocalTable, drive
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import LocalTable, drive
+from pokerbots.server.referee.referee import Referee
 
 HERE = Path(__file__).resolve().parent
 #: ../shared/perf beside the project (or beside the folder of worktrees that holds it).

@@ -10,8 +10,8 @@ from pokerbots.protocol import GOODBYE
 from pokerbots.protocol.wire import Kind
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 
 def money_line(referee: Referee, seat: int) -> bytes:

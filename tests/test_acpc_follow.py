@@ -15,9 +15,9 @@ import pytest
 
 from pokerbots.protocol.client import Bot, Client
 from pokerbots.server.games import make_game, seat_table
-from pokerbots.server.games.follow import HandFollower
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.hands.follow import HandFollower
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 
 class RandomPlay(Bot):

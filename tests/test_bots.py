@@ -20,8 +20,8 @@ import pytest
 
 from pokerbots.protocol.client import Client
 from pokerbots.server.games import make_game
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
 PY_BOTS = ["random_bot.py", "call_bot.py", "kuhn_2p_equilibrium.py", "kuhn_3p_equilibrium.py"]

@@ -26,8 +26,8 @@ from pokerbots.protocol.client import (
 )
 from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 import drive
 

@@ -19,8 +19,8 @@ from pokerbots.protocol.client import Bot, Client
 from pokerbots.protocol.wire import Kind
 from pokerbots.server import games
 from pokerbots.server.errors import BotFault
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 PROTOCOL = (Path(__file__).resolve().parent.parent / "protocol" / "PROTOCOL.md").read_text()
 

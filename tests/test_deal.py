@@ -10,7 +10,7 @@ import pytest
 
 from pokerbots.protocol import GOODBYE
 from pokerbots.server.games import make_game
-from pokerbots.server.match.transcript import seat_text
+from pokerbots.server.referee.transcript import seat_text
 
 ROOT = Path(__file__).resolve().parents[1]
 POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))

@@ -13,8 +13,8 @@ import pytest
 from pokerbots.protocol.client import Client
 from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 from drive import replies_for
 from processes import only_match_dir, pokerbots

@@ -123,7 +123,7 @@ def test_the_replies_read_before_a_seat_stops_answering_are_judged_first(defer, 
 
     from pokerbots.server.errors import BotFault
     from pokerbots.server.games import make_game
-    from pokerbots.server.match.referee import Referee
+    from pokerbots.server.referee.referee import Referee
 
     from drive import check_call, honest, run
 
@@ -154,7 +154,7 @@ def test_another_seats_wrong_reply_read_before_a_seat_fails_is_judged_first():
 
     from pokerbots.server.errors import BotFault
     from pokerbots.server.games import make_game
-    from pokerbots.server.match.referee import Referee
+    from pokerbots.server.referee.referee import Referee
 
     from drive import check_call, honest, run
 

@@ -20,7 +20,7 @@ from pokerbots.protocol import GOODBYE
 from pokerbots.server.confine.limits import ResourceLimits
 from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.referee import Referee
 from pokerbots.server.seats.process import MAX_LINE, BotProcess, LineTooLong, PipeClosed
 
 from drive import good_reply, replies_for, slots

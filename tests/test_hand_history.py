@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 from pokerbots.server.games import make_game
-from pokerbots.server.match.history import render_hand
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.logs.history import render_hand
+from pokerbots.server.referee.referee import Referee
 
 from drive import honest, run
 

@@ -18,8 +18,8 @@ from pokerbots.server.cli.options import parse_game_options
 from pokerbots.server.games import make_game, seat_table
 from pokerbots.server.games.base import Deal
 from pokerbots.server.games.engine.betting import start_hand
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -20,7 +20,7 @@ from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal, IllegalMove
 from pokerbots.server.games.engine.betting import start_hand
 from pokerbots.server.games.holdem import DECK
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.referee import Referee
 
 try:
     from drive import honest, run, seat_view

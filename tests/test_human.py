@@ -278,7 +278,7 @@ def test_a_reply_in_the_wrong_case_is_refused_saying_that_case_matters(tmp_path)
 
 
 def test_the_results_title_counts_hands_and_rates_below_one_a_second():
-    from pokerbots.server.cli.main import results_title
+    from pokerbots.server.cli.run import results_title
 
     assert results_title("kuhn", 1, 2.5) == "kuhn: 1 hand in 2.50 s (0.4 hands/s)"
     assert results_title("kuhn", 3, 0.5) == "kuhn: 3 hands in 0.50 s (6 hands/s)"

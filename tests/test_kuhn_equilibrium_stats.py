@@ -22,8 +22,8 @@ import pytest
 
 from pokerbots.protocol.client import Client
 from pokerbots.server.games import make_game
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
 

@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: The layers of server/, lowest first: a module may import from its own layer and the ones
 #: before it. The modules at the top of server/ (``errors``, the package itself) come first.
-LAYERS = ("", "games", "match", "confine", "logs", "seats", "play", "tournament", "service",
-          "cli")
+LAYERS = ("", "games", "hands", "scoring", "referee", "confine", "logs", "seats", "play",
+          "tournament", "service", "cli")
 #: Third-party modules that only server/cli/ may import.
 CLI_ONLY = ("click",)
 #: What ``import pokerbots.protocol.client`` must not load.
@@ -172,11 +172,11 @@ def test_an_upward_import_inside_a_function_is_caught(tmp_path):
 
 def test_a_cycle_within_a_layer_is_caught(tmp_path):
     root = copy_tree(tmp_path)
-    plant(root / "server/match/referee.py",
-          "def _sneak():\n    import pokerbots.server.match.driver\n")  # driver imports referee
+    plant(root / "server/referee/referee.py",
+          "def _sneak():\n    import pokerbots.server.referee.driver\n")  # driver imports referee
     found = violations(root)
-    assert any(v.startswith("import cycle:") and "pokerbots.server.match.driver" in v
-               and "pokerbots.server.match.referee" in v for v in found)
+    assert any(v.startswith("import cycle:") and "pokerbots.server.referee.driver" in v
+               and "pokerbots.server.referee.referee" in v for v in found)
 
 
 def test_click_outside_the_command_line_and_server_in_protocol_are_caught(tmp_path):
@@ -230,11 +230,14 @@ def test_every_game_of_the_registry_is_in_the_protocols_table_and_they_agree():
                                           for s in structure.streets), (game.name, players)
 
 
-def test_the_compiled_modules_are_whole_folders():
-    """setup.py names folders (and the protocol's wire format), not a list of modules."""
+def test_the_compiled_modules_are_named_one_by_one():
+    """setup.py names each module it compiles (a module moved to another folder stays
+    compiled, or its name fails here), and the build finds every one."""
     text = (ROOT / "setup.py").read_text(encoding="utf-8")
-    folders = re.search(r"COMPILED_FOLDERS = \[(.*?)\]", text, re.S).group(1)
-    assert all((ROOT / name.strip(' "\n')).is_dir() for name in folders.split(",") if name.strip())
+    names = re.findall(r'"([^"]+)"', re.search(r"^COMPILED = \[(.*?)\]", text, re.S | re.M)
+                       .group(1))
+    assert names and len(names) == len(set(names))
+    assert [n for n in names if not (n.endswith(".py") and (ROOT / n).is_file())] == []
 
 
 #: An HTML (or SVG) tag, as a page or the report would hold one.

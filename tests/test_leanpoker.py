@@ -25,8 +25,8 @@ from pokerbots.protocol.wire import Legal
 from pokerbots.server.cli.main import main
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 from pokerbots.server.seats.relays.leanpoker import LeanPokerSeat
 
 from leanpoker_player import VERSION, Player, PlayerServer

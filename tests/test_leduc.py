@@ -18,8 +18,8 @@ from pokerbots.protocol.client import Bot, Client
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal, IllegalMove
 from pokerbots.server.games.engine.betting import start_hand
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 from processes import only_match_dir, pokerbots
 

@@ -23,8 +23,8 @@ import pytest
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
 from pokerbots.server.games.engine.betting import Hand
-from pokerbots.server.games.equity import Showdowns
-from pokerbots.server.games.luck import SCALE, LuckAdjuster
+from pokerbots.server.scoring.equity import Showdowns
+from pokerbots.server.scoring.luck import SCALE, LuckAdjuster
 from pokerbots.server.tournament import results_store, standings
 from pokerbots.server.tournament.entrants import parse_entrants
 from pokerbots.server.tournament.job import job_for, play_match_job
@@ -96,7 +96,7 @@ def test_ranking_only_the_seats_in_at_the_flop_changes_no_value(name):
     """A duplicate tournament's worker ranks only the seats still in when the first board
     card comes (job._in_at_the_flop): the same boards, so the same luck and all-in values as
     ranking every seat, whoever folded."""
-    from pokerbots.server.games.equity import allin_values
+    from pokerbots.server.scoring.equity import allin_values
     from pokerbots.server.tournament.job import _in_at_the_flop
 
     game = make_game(name, 4)

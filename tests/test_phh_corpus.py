@@ -49,8 +49,8 @@ from pokerbots.protocol.client import Bot, Client
 from pokerbots.server import games
 from pokerbots.server.cli.main import main
 from pokerbots.server.cli.options import parse_game_options
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 import phh
 

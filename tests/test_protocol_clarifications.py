@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 from pokerbots.server.games import make_game
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.referee import Referee
 
 from drive import honest, run
 

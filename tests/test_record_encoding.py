@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from pokerbots.server.match.record import encode
+from pokerbots.server.hands.record import encode
 
 
 def _dumps(value) -> str:

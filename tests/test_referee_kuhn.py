@@ -10,7 +10,7 @@ from pokerbots.server.errors import BotFault
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
 from pokerbots.server.games.kuhn import deck_for
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.referee import Referee
 
 from drive import (
     SEED_DECISIONS,

@@ -22,9 +22,10 @@ import pytest
 
 from pokerbots.server import games, seeds
 from pokerbots.server.logs.folder import MatchFolder
-from pokerbots.server.service import commitments, visibility
-from pokerbots.server.service import store as service_store
-from pokerbots.server.service.teams import Team
+from pokerbots.server.service.data import commitments
+from pokerbots.server.service.site import visibility
+from pokerbots.server.service.data import store as service_store
+from pokerbots.server.service.data.teams import Team
 from pokerbots.server.tournament import deals, plan, results_store
 from pokerbots.server.tournament.entrants import parse_entrants
 

@@ -6,7 +6,7 @@ its mount table, its environment and its working folder; the snoop
 working folder, the log folder or the bot's own folder on the host (server/confine/sandbox.py:
 bwrap's arguments come through a file descriptor, the bot's folder is a copy shown at
 ``/bot``). The service's pages, API and served files, for the public and for each team, name
-no path of its data folder, its submissions or its working folder (server/service/store.py
+no path of its data folder, its submissions or its working folder (server/service/data/store.py
 ``relative_text``, quarantine.py, web.py).
 """
 

@@ -18,9 +18,10 @@ import pytest
 from waiting import wait_for
 
 from pokerbots.server.cli.serve import parse_every
-from pokerbots.server.service import chart, pages, store, submissions
-from pokerbots.server.service.scheduler import Settings
-from pokerbots.server.service.web import log_file, log_files
+from pokerbots.server.service.site import chart, pages
+from pokerbots.server.service.data import store, submissions
+from pokerbots.server.service.jobs.scheduler import Settings
+from pokerbots.server.service.site.app import log_file, log_files
 
 ROOT = Path(__file__).resolve().parent.parent
 XSS = "<script>alert(1)</script>"
@@ -313,7 +314,7 @@ BAD_IDS = ("99999999999999999999", "9223372036854775808", "18446744073709551616"
 
 
 def test_ids_out_of_range_or_malformed_are_not_found_on_every_route(db, tmp_path, caplog):
-    from pokerbots.server.service.web import create_app
+    from pokerbots.server.service.site.app import create_app
 
     now = time.time()
     version = db.add_version("bob", "b" * 64, "1.0", status="testing", seen=now,
@@ -398,7 +399,7 @@ def test_a_folder_is_taken_only_when_the_same_on_two_scans_two_seconds_apart(
         db, tmp_path, monkeypatch):
     import trio
 
-    from pokerbots.server.service import scheduler
+    from pokerbots.server.service.jobs import scheduler
 
     now = [100.0]
     monkeypatch.setattr(scheduler, "clock", lambda: now[0])

@@ -27,7 +27,7 @@ from attacks import uploads as hostile
 from attacks import wrong_tokens
 from test_service_uploads import QUICK_OPTIONS, Site, served_site
 
-from pokerbots.server.service.teams import CLIENT_FAILURES, KEY_PAUSE
+from pokerbots.server.service.data.teams import CLIENT_FAILURES, KEY_PAUSE
 
 from service_site import BOTS
 
@@ -353,7 +353,7 @@ def test_the_team_guard_is_shared_safely_by_threads():
     scrypts' turns are bounded (a third waits CHECK_WAIT seconds, then is refused)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from pokerbots.server.service.teams import CHECK_WAIT, CHECKS_AT_ONCE, Guard
+    from pokerbots.server.service.data.teams import CHECK_WAIT, CHECKS_AT_ONCE, Guard
 
     guard = Guard(clock=lambda: 1000.0)  # the time stands still: every pause is whole
 

@@ -33,11 +33,13 @@ import pytest
 import trio
 import trio.testing
 
-from pokerbots.server.service import pages, store
-from pokerbots.server.service.cache import Generation, Kept
-from pokerbots.server.service.scheduler import Settings
-from pokerbots.server.service.teams import add_team, revoke_team
-from pokerbots.server.service.web import create_app
+from pokerbots.server.service.site import pages
+
+from pokerbots.server.service.data import store
+from pokerbots.server.service.site.cache import Generation, Kept
+from pokerbots.server.service.jobs.scheduler import Settings
+from pokerbots.server.service.data.teams import add_team, revoke_team
+from pokerbots.server.service.site.app import create_app
 
 from processes import pokerbots
 from service_site import BOTS, ROOT, Served, make_submissions

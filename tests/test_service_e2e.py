@@ -224,7 +224,7 @@ def test_a_tournament_stopped_by_sigterm_resumes_when_the_service_starts_again(t
     assert not processes_mentioning(str(data / "bots")), "every bot ended"
     with Served(submissions, data, *LONG) as again:
         (worker,) = again.wait("the tournament's process", lambda: processes_mentioning(
-            "pokerbots.server.service.tournaments"))
+            "pokerbots.server.service.jobs.tournaments"))
         time.sleep(2.0)  # its matches under way
         os.kill(worker, signal.SIGTERM)  # stopped by something else than the service
         again.wait("tournament 1 stopped", lambda: "its process was stopped" in again.log())

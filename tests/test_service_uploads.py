@@ -31,10 +31,10 @@ from pathlib import Path
 import pytest
 from test_tournament_slow import dask_cluster, matches  # noqa: F401 (a fixture)
 
-from pokerbots.server.service import archives
-from pokerbots.server.service.store import open_store
-from pokerbots.server.service.submissions import digest
-from pokerbots.server.service.teams import add_team
+from pokerbots.server.service.uploads import archives
+from pokerbots.server.service.data.store import open_store
+from pokerbots.server.service.data.submissions import digest
+from pokerbots.server.service.data.teams import add_team
 
 from processes import pokerbots
 from service_site import BOTS, BROKEN, GOOD, Served

@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from pokerbots.server.logs.folder import MatchFolder
-from pokerbots.server.service import replay, visibility
-from pokerbots.server.service.teams import Team
+from pokerbots.server.service.site import replay, visibility
+from pokerbots.server.service.data.teams import Team
 
 from service_site import BOTS, ROOT, Served
 

@@ -141,7 +141,7 @@ def test_a_kuhn_only_bot_in_holdem_ranks_below_every_honest_bot_and_loses_the_ru
     assert "one unit per match" in shown.stdout
 
     # the site's standings table, from the same view
-    from pokerbots.server.service import chart
+    from pokerbots.server.service.site import chart
     from pokerbots.server.tournament import view
 
     site = str(chart.render("standings_table.html", view=view.of(document), versions={}))

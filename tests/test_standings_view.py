@@ -410,7 +410,7 @@ def test_the_live_table_shows_units_and_the_adjusted_figures_beside_the_raw_one(
 def test_the_site_shows_the_luck_adjusted_figure_beside_the_raw_one():
     """The site renders the report's own standings partial (one table for both), with each
     bot's version and a link to its page."""
-    from pokerbots.server.service import chart
+    from pokerbots.server.service.site import chart
 
     rows = [row(d, 0, d, ["alpha", "beta"], [x, -x], luck=[luck, -luck])
             for d, (x, luck) in enumerate([(30, -5), (50, -10), (20, -8), (40, -12)])]

@@ -19,7 +19,7 @@ import pytest
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
 from pokerbots.server.games.engine.betting import Hand
-from pokerbots.server.games.equity import SAMPLES, allin_values
+from pokerbots.server.scoring.equity import SAMPLES, allin_values
 
 from processes import pokerbots
 

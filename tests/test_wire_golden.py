@@ -16,8 +16,8 @@ import pytest
 
 from pokerbots.protocol.client import Client
 from pokerbots.server.games import make_game
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 TABLES = [("kuhn", {}), ("holdem-nl", {}), ("holdem-limit", {}),
           ("holdem-nl", {"carry": True, "stack": 300}), ("holdem-nl", {"stack": 40})]

@@ -1,5 +1,5 @@
 """``pokerbots deal``: the exact text one seat receives in a short round, without any server
-(:mod:`pokerbots.server.match.transcript` plays it).
+(:mod:`pokerbots.server.referee.transcript` plays it).
 
 The round is played in-process by the real referee with **every seat checking or calling**
 (the chosen seat included), so the printed text is exactly what a check/call bot receives.
@@ -25,7 +25,7 @@ import click
 
 from pokerbots.server import games
 from pokerbots.server.cli.options import game_options, parse_game_options
-from pokerbots.server.match.transcript import seat_text
+from pokerbots.server.referee.transcript import seat_text
 
 
 def deal_options(func):

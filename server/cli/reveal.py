@@ -1,5 +1,5 @@
 """``pokerbots reveal [ID]... | --all``: publish the seeds of a competition's finished
-tournaments (:func:`pokerbots.server.service.commitments.reveal`), in its data folder; the
+tournaments (:func:`pokerbots.server.service.data.commitments.reveal`), in its data folder; the
 service may be running. Each tournament's page then shows its seed and salt, and how anyone
 checks them against the commitment it showed from the start."""
 
@@ -21,8 +21,8 @@ def reveal(ids: tuple[int, ...], every: bool, data: Path) -> None:
     recompute every match seed and card from them. Do it when the season is over: a revealed
     tournament's folded hands are no longer secret. A tournament still playing (or waiting
     to resume) is refused: its seed would tell the cards still to come."""
-    from pokerbots.server.service.commitments import RevealRefused, check_command
-    from pokerbots.server.service.commitments import reveal as reveal_seeds
+    from pokerbots.server.service.data.commitments import RevealRefused, check_command
+    from pokerbots.server.service.data.commitments import reveal as reveal_seeds
 
     if bool(ids) == every:
         raise click.UsageError("give the ids of the tournaments to reveal, or --all")

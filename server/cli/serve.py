@@ -119,7 +119,7 @@ def command() -> click.Command:
                      metavar="N",
                      help="The home page's ladder ranks the admitted bots over the last N"
                           " finished tournaments."),
-        # The site's connections (server/service/connections.py, whose defaults these are).
+        # The site's connections (server/service/site/connections.py, whose defaults these are).
         click.option("--head-timeout", default="10s", show_default=True,
                      callback=parse_every, metavar="TIME",
                      help="A request's head must arrive whole within this time of the"

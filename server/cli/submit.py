@@ -1,5 +1,5 @@
 """``pokerbots submit FOLDER --to URL``: upload a bot to a competition
-(:mod:`pokerbots.server.service.client`); exit codes a team's CI can gate on."""
+(:mod:`pokerbots.server.service.uploads.client`); exit codes a team's CI can gate on."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ def submit(folder: Path, to: str, token: str, wait: bool, timeout: float) -> Non
     token, no entry point, an archive too large); 3: the service cannot be reached, or asks
     to wait (it takes one upload per team every --upload-interval).
     """
-    from pokerbots.server.service.client import Service, SubmitError
-    from pokerbots.server.service.client import submit as upload
-    from pokerbots.server.service.client import wait as follow
+    from pokerbots.server.service.uploads.client import Service, SubmitError
+    from pokerbots.server.service.uploads.client import submit as upload
+    from pokerbots.server.service.uploads.client import wait as follow
 
     service = Service(to, token)
     try:

@@ -1,5 +1,5 @@
 """``pokerbots team add|list|revoke``: the teams of a service and their tokens
-(:mod:`pokerbots.server.service.teams`), in its data folder; the service may be running.
+(:mod:`pokerbots.server.service.data.teams`), in its data folder; the service may be running.
 :data:`DATA` and :func:`service_store` serve every command on a service's data folder."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def service_store(data: Path, *, create: bool = False):
     """``with service_store(data) as store``: the store of the service whose data folder is
     ``data`` (BadInput if there is none, unless ``create``), closed after; a StoreError is
     exit 3."""
-    from pokerbots.server.service import store
+    from pokerbots.server.service.data import store
 
     if not create and not (data / store.FILE).is_file():
         raise BadInput(f"{data} holds no service (no {store.FILE}): give the --data folder"
@@ -43,7 +43,7 @@ def add(name: str, data: Path, organiser: bool) -> None:
     """Add the team NAME (its bot plays as NAME) and print its token, once: it is kept
     nowhere. An --organiser token sees every page and uploads nothing. A revoked NAME gets a
     new token."""
-    from pokerbots.server.service.teams import TeamError, add_team
+    from pokerbots.server.service.data.teams import TeamError, add_team
 
     with service_store(data, create=True) as store:
         try:
@@ -58,7 +58,7 @@ def add(name: str, data: Path, organiser: bool) -> None:
 
 def list_(data: Path) -> None:
     """List the teams: name, kind, when added, revoked or not."""
-    from pokerbots.server.service.teams import list_teams
+    from pokerbots.server.service.data.teams import list_teams
 
     with service_store(data) as store:
         found = list_teams(store)
@@ -76,7 +76,7 @@ def list_(data: Path) -> None:
 def revoke(name: str, data: Path) -> None:
     """End the token of NAME: it opens nothing any more, and the team's bot plays no more
     (its versions and results are kept). `team add NAME` gives it a new token."""
-    from pokerbots.server.service.teams import TeamError, revoke_team
+    from pokerbots.server.service.data.teams import TeamError, revoke_team
 
     with service_store(data) as store:
         try:

@@ -9,5 +9,5 @@
 ``fairness``  telling which bot was late because another used the CPU while waiting
 
 May import: :mod:`pokerbots.protocol`, :mod:`pokerbots.server.errors`, and the layers below
-(:mod:`~pokerbots.server.games`, :mod:`~pokerbots.server.match`); nothing here starts a match.
+(:mod:`~pokerbots.server.games`, :mod:`~pokerbots.server.referee`); nothing here starts a match.
 """

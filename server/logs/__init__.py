@@ -8,6 +8,6 @@
 ``acpc_format``  the ACPC dealer's formats: game definitions, STATE lines, card names
 
 May import: :mod:`pokerbots.protocol`, :mod:`pokerbots.server.errors` and the layers below
-(:mod:`~pokerbots.server.games`, :mod:`~pokerbots.server.match`,
+(:mod:`~pokerbots.server.games`, :mod:`~pokerbots.server.referee`,
 :mod:`~pokerbots.server.confine`). It knows nothing of processes, tournaments or commands.
 """

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from pokerbots.server.games.base import Game, blind_seats
 from pokerbots.server.games.engine.betting import UNLIMITED, Hand
-from pokerbots.server.games.follow import FOLD, RAISE, Act
+from pokerbots.server.hands.follow import FOLD, RAISE, Act
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"

@@ -26,7 +26,7 @@ from pathlib import Path
 from pokerbots.server import games
 from pokerbots.server.games.base import Deal, Game, IllegalMove
 from pokerbots.server.games.engine.betting import Hand
-from pokerbots.server.games.follow import CALL, FOLD, RAISE, Act, play_recorded
+from pokerbots.server.hands.follow import CALL, FOLD, RAISE, Act, play_recorded
 from pokerbots.server.logs import acpc_format
 from pokerbots.server.logs.folder import HANDS, SUMMARY, LogFolderError, MatchFolder
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from pokerbots.server import games
 from pokerbots.server.errors import ServerFault, stderr_section
 from pokerbots.server.logs.folder import MatchFolder
-from pokerbots.server.match.history import HandHistory
+from pokerbots.server.logs.history import HandHistory
 
 #: Marks of the seats in the chart (seat 0 is "0"...).
 MARKS = "0123456789"

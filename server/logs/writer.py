@@ -25,15 +25,15 @@ from pokerbots.server.logs.folder import (
     stderr_name,
     transcript_name,
 )
-from pokerbots.server.match import record
-from pokerbots.server.match.history import HandHistory
+from pokerbots.server.hands import record
+from pokerbots.server.logs.history import HandHistory
 
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
 
 
 def _compact_encoder():
     """What turns a hand's record into its line of ``hands.jsonl``: the compiled encoder of
-    :mod:`~pokerbots.server.match.record` where pokerbots is compiled (``pip install .``),
+    :mod:`~pokerbots.server.hands.record` where pokerbots is compiled (``pip install .``),
     else json's C encoder, made once (``JSONEncoder.encode`` makes a new one for every call,
     and checks for cycles, which a record cannot have): the compiled encoder's source run as
     plain Python is twice as slow as json's. Both write ``json.dumps``'s bytes."""

@@ -24,7 +24,7 @@ from pokerbots.server.confine.cpus import Trial
 from pokerbots.server.errors import ServerFault
 from pokerbots.server.games.base import Deal, Game
 from pokerbots.server.logs.writer import MatchLog, new_match_dir
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.referee import Referee
 from pokerbots.server.play.options import MatchSetupError
 from pokerbots.server.seats.bots import BotSpec
 from pokerbots.server.seats.limits import Limits

@@ -31,9 +31,9 @@ import trio
 from pokerbots.protocol.wire import Kind
 from pokerbots.server.confine import fairness, reaper, sandbox
 from pokerbots.server.errors import BotFault, ServerFault
-from pokerbots.server.match.clock import SeatClock, bank_reason, late_reason
-from pokerbots.server.match.driver import SeatFailure, drive
-from pokerbots.server.match.referee import Exchange, Referee
+from pokerbots.server.referee.clock import SeatClock, bank_reason, late_reason
+from pokerbots.server.referee.driver import SeatFailure, drive
+from pokerbots.server.referee.referee import Exchange, Referee
 from pokerbots.server.seats import process
 from pokerbots.server.seats.bots import BotSpec
 from pokerbots.server.seats.limits import Limits

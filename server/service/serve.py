@@ -39,9 +39,11 @@ from pokerbots.server.play.options import (
     limits_as_dict,
     limits_from_options,
 )
-from pokerbots.server.service import connections, scheduler, store
-from pokerbots.server.service.pages import Now, every_text
-from pokerbots.server.service.uploads import Uploads
+from pokerbots.server.service.site import connections
+from pokerbots.server.service.jobs import scheduler
+from pokerbots.server.service.data import store
+from pokerbots.server.service.site.pages import Now, every_text
+from pokerbots.server.service.uploads.routes import Uploads
 from pokerbots.server.tournament.run import TournamentError, check_game_fits
 
 
@@ -256,7 +258,7 @@ async def _main(service: scheduler.Service, uploads: Uploads, listener: socket.s
     from hypercorn.config import Config
     from hypercorn.middleware import ProxyFixMiddleware
 
-    from pokerbots.server.service.web import create_app
+    from pokerbots.server.service.site.app import create_app
 
     def now() -> Now:
         return Now(service.settings, service.playing, service.testing, service.next_at)

@@ -8,10 +8,10 @@ deals and first button, pinned to a CPU claimed for it (:mod:`pokerbots.server.c
 its log folder written where the job says.
 In games scored by all-in equity, each qualifying hand's expected values are added to its
 record in ``hands.jsonl`` (``"allin_adjusted"``) and summed into ``allin_bankrolls``. In every
-game each hand's luck-adjusted values (:mod:`pokerbots.server.games.luck`) are added as
+game each hand's luck-adjusted values (:mod:`pokerbots.server.scoring.luck`) are added as
 ``"luck_adjusted"`` and summed into ``luck_bankrolls``. A job with ``"adjust": false`` runs
 neither adjustment and writes neither field (for raw speed). Both share one
-:class:`~pokerbots.server.games.equity.Showdowns` per hand, keyed by the match seed and the hand
+:class:`~pokerbots.server.scoring.equity.Showdowns` per hand, keyed by the match seed and the hand
 number, so a worker that plays several seatings of a deal set counts each board prefix once.
 
 Result ``status``: ``done``, ``failed`` (a bot broke a rule: ``culprit`` and ``error`` say
@@ -31,8 +31,8 @@ from pathlib import Path
 from pokerbots.server import games
 from pokerbots.server.confine.cpus import claim_cpu, release_cpu
 from pokerbots.server.errors import ServerFault, stderr_section
-from pokerbots.server.games.equity import Showdowns, allin_values
-from pokerbots.server.games.luck import LuckAdjuster
+from pokerbots.server.scoring.equity import Showdowns, allin_values
+from pokerbots.server.scoring.luck import LuckAdjuster
 from pokerbots.server.logs.folder import MatchFolder
 from pokerbots.server.play.options import MatchSetupError, limits_from_dict
 from pokerbots.server.seats.bots import BotSpec

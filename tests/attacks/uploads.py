@@ -276,8 +276,8 @@ def main() -> None:  # pragma: no cover - a script, for the figures
     sys.path.insert(0, str(here))
     from attacks.wrong_tokens import cpu_seconds
 
-    from pokerbots.server.service.store import open_store
-    from pokerbots.server.service.teams import add_team
+    from pokerbots.server.service.data.store import open_store
+    from pokerbots.server.service.data.teams import add_team
 
     from service_site import BOTS, Served
 
@@ -304,7 +304,7 @@ def main() -> None:  # pragma: no cover - a script, for the figures
             victim = work / "victim"
             victim.mkdir()
             shutil.copy(BOTS / "call_bot.py", victim / "bot.py")
-            from pokerbots.server.service.archives import pack
+            from pokerbots.server.service.uploads.archives import pack
             answer = post(served.port, pack(victim), tokens["beta"])
             assert answer.status == 201, answer
             served.wait("beta admitted", lambda: served.bots().get("beta", {}).get("status")

@@ -115,8 +115,8 @@ def main() -> None:  # pragma: no cover - a script, for the figures
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from pokerbots.server.service.store import open_store
-    from pokerbots.server.service.teams import add_team
+    from pokerbots.server.service.data.store import open_store
+    from pokerbots.server.service.data.teams import add_team
 
     from service_site import Served
 

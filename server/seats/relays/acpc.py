@@ -42,7 +42,7 @@ import tempfile
 
 from pokerbots.server.games import seat_table
 from pokerbots.server.games.base import Game
-from pokerbots.server.games.follow import FOLD, RAISE
+from pokerbots.server.hands.follow import FOLD, RAISE
 from pokerbots.server.logs.acpc_format import (
     VERSION,
     AcpcGame,

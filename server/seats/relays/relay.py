@@ -20,7 +20,7 @@ import sys
 from pokerbots.protocol.client import Bot, Client, ProtocolError
 from pokerbots.server.games import seat_table
 from pokerbots.server.games.base import IllegalMove
-from pokerbots.server.games.follow import HandFollower, OutOfStep
+from pokerbots.server.hands.follow import HandFollower, OutOfStep
 
 #: The relay's exit code when the other side failed (the server reports it as the seat's).
 EXIT_FAULT = 1

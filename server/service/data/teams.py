@@ -39,7 +39,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from pokerbots.server.seats.bots import BotSpecError
-from pokerbots.server.service.store import Store
+from pokerbots.server.service.data.store import Store
 from pokerbots.server.tournament.entrants import check_name
 
 __all__ = ["Guard", "Team", "TeamError", "Unchecked", "add_team", "authenticate", "check",

@@ -7,7 +7,7 @@ folder as ``out``, and the service's tournament options. The service records the
 the tournament starts; after a restart it runs the same job again, and the tournament resumes
 the folder (finished matches kept, the others played again).
 
-The process is ``python -m pokerbots.server.service.tournaments SERVICE_PID JOB`` (see
+The process is ``python -m pokerbots.server.service.jobs.tournaments SERVICE_PID JOB`` (see
 :mod:`.workers`), its output in the tournament's log file. SIGTERM stops it as it stops
 ``pokerbots tournament``: every bot ended, the running matches put back, the standings so far
 written. Its exit code is the
@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 from pokerbots.server.errors import STOPPED, Exit
-from pokerbots.server.service import workers
+from pokerbots.server.service.jobs import workers
 from pokerbots.server.tournament import director, results_store
 from pokerbots.server.tournament.run import (
     STANDINGS_FILE,

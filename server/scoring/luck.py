@@ -45,7 +45,7 @@ all-in adjustment within a hand and across seatings in a worker.
 from __future__ import annotations
 
 from pokerbots.server.games.base import Game
-from pokerbots.server.games.equity import SAMPLES, Orders, Showdowns
+from pokerbots.server.scoring.equity import SAMPLES, Orders, Showdowns
 
 #: Adjusted values are whole multiples of 1/SCALE chip (a power of two: sums are exact).
 SCALE = 1024

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from pokerbots.server.seats.arguments import parse_bot
 from pokerbots.server.seats.bots import BotSpecError
-from pokerbots.server.service.links import Tree
+from pokerbots.server.service.data.links import Tree
 from pokerbots.server.tournament.entrants import check_name
 
 #: The entry points, in the order they are looked for.

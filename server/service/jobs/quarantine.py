@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from pokerbots.server.errors import Exit
-from pokerbots.server.service import workers
+from pokerbots.server.service.jobs import workers
 
 #: Rounds per seat and hands per round: ``pokerbots smoke``'s defaults.
 ROUNDS = 2

@@ -53,7 +53,7 @@ from hypercorn.typing import ConnectionState
 from hypercorn.utils import ShutdownError, raise_shutdown, wrap_app
 from starlette.requests import ClientDisconnect
 
-from pokerbots.server.service.scheduler import SHORT_OF
+from pokerbots.server.service.jobs.scheduler import SHORT_OF
 
 if sys.version_info < (3, 11):
     from exceptiongroup import BaseExceptionGroup

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from pokerbots.server.match.referee import Exchange, Referee
+from pokerbots.server.referee.referee import Exchange, Referee
 
 
 class SeatFailure(Exception):

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 
 from pokerbots.protocol.client import Client
-from pokerbots.server.match.driver import play_local
-from pokerbots.server.match.referee import Referee
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.referee.referee import Referee
 
 
 def _check_or_call(state) -> str:

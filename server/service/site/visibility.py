@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 
 from pokerbots.server.logs import folder as folder_
-from pokerbots.server.match.history import HandHistory
+from pokerbots.server.logs.history import HandHistory
 from pokerbots.server.seats.runner import PUBLIC_HAND_FIELDS as PUBLIC_KEYS
 
 #: How a hidden hand looks in a hand record as served (the protocol's "no cards").

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup
 
-from pokerbots.server.service.scheduler import stamp
+from pokerbots.server.service.jobs.scheduler import stamp
 from pokerbots.server.tournament import report
 from pokerbots.server.tournament import view as view_
 

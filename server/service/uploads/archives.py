@@ -48,8 +48,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from pokerbots.server.service.links import InTheWay, Node, Tree
-from pokerbots.server.service.submissions import ENTRY_POINTS, quoted
+from pokerbots.server.service.data.links import InTheWay, Node, Tree
+from pokerbots.server.service.data.submissions import ENTRY_POINTS, quoted
 
 __all__ = ["ArchiveError", "pack", "unpack"]
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pokerbots.server.errors import Refusal
-from pokerbots.server.service.store import Store
+from pokerbots.server.service.data.store import Store
 
 __all__ = ["FINISHED", "Revealed", "RevealRefused", "check_command", "commitment", "new_salt",
            "reveal"]

@@ -2,7 +2,7 @@
 
 The states come from the one betting engine: the hand's record (a line of ``hands.jsonl``)
 is played again on :class:`~pokerbots.server.games.engine.betting.Hand` with the recorded
-actions, read as :func:`~pokerbots.server.games.follow.play_recorded` reads them, and a
+actions, read as :func:`~pokerbots.server.hands.follow.play_recorded` reads them, and a
 snapshot of the seats (chips behind, money in front, folded), the pot and the board is taken
 after each. The last step is the result: the pots won, the cards shown, each seat's delta.
 
@@ -19,8 +19,8 @@ import random
 from pokerbots.server import games
 from pokerbots.server.games.base import Deal, IllegalMove
 from pokerbots.server.games.engine.betting import Hand
-from pokerbots.server.games.follow import play_recorded
-from pokerbots.server.service.visibility import HIDDEN, Sight
+from pokerbots.server.hands.follow import play_recorded
+from pokerbots.server.service.site.visibility import HIDDEN, Sight
 
 
 class NoReplay(Exception):
