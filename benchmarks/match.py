@@ -33,9 +33,9 @@ from pathlib import Path
 
 from pokerbots.protocol.wire import GOODBYE_BYTES, money_reply
 from pokerbots.server.games import make_game
+from pokerbots.server.play.match import MatchConfig, run_match
 from pokerbots.server.referee.driver import play_local
 from pokerbots.server.referee.referee import Referee
-from pokerbots.server.play.match import MatchConfig, run_match
 from pokerbots.server.seats.arguments import parse_bot
 
 HERE = Path(__file__).resolve().parent

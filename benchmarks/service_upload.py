@@ -34,9 +34,9 @@ def main() -> None:
     parser.add_argument("--no-sandbox", action="store_true")
     args = parser.parse_args()
 
-    from pokerbots.server.service.uploads import client
     from pokerbots.server.service.data.store import open_store
     from pokerbots.server.service.data.teams import add_team
+    from pokerbots.server.service.uploads import client
 
     with tempfile.TemporaryDirectory(prefix="pokerbots-upload-") as work:
         work = Path(work)

@@ -1,4 +1,11 @@
-"""Test-session settings for the processes the tests start.
+"""Test-session settings: where the suite's helpers are, and how the processes it starts run.
+
+The tests are in folders by kind: ``unit/LAYER`` (each layer of ``server/`` and the protocol),
+``e2e`` (a person's journeys through the real commands), ``oracles`` (against the ACPC dealer,
+PokerKit and the PHH corpus), ``statistics`` (estimators against exactly known values) and
+``project`` (the shape of the code and the docs). What they share is in ``support/`` (helper
+modules, importable by name from every test: this file puts the folder on ``sys.path``) and
+``programs/`` (the bots and attack scripts the tests run as processes).
 
 Most tests start real processes (the server, Python bots, relays), each importing pokerbots
 afresh. Where the environment says not to write bytecode next to the sources
@@ -11,8 +18,13 @@ so the checkout stays as clean as the setting asked. Nothing the tests check dep
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
+
+SUPPORT = Path(__file__).resolve().parent / "support"
+PROGRAMS = SUPPORT.parent / "programs"
+sys.path[:0] = [str(SUPPORT), str(PROGRAMS)]
 
 if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
     cache = Path(tempfile.gettempdir()) / f"pokerbots-test-pycache-{os.getuid()}"

@@ -17,6 +17,7 @@ import traceback
 from pathlib import Path
 
 from pokerbots.server.errors import ServerFault
+from pokerbots.server.hands import record
 from pokerbots.server.logs.folder import (
     HANDS,
     HISTORY,
@@ -25,7 +26,6 @@ from pokerbots.server.logs.folder import (
     stderr_name,
     transcript_name,
 )
-from pokerbots.server.hands import record
 from pokerbots.server.logs.history import HandHistory
 
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))

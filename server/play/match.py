@@ -24,8 +24,8 @@ from pokerbots.server.confine.cpus import Trial
 from pokerbots.server.errors import ServerFault
 from pokerbots.server.games.base import Deal, Game
 from pokerbots.server.logs.writer import MatchLog, new_match_dir
-from pokerbots.server.referee.referee import Referee
 from pokerbots.server.play.options import MatchSetupError
+from pokerbots.server.referee.referee import Referee
 from pokerbots.server.seats.bots import BotSpec
 from pokerbots.server.seats.limits import Limits
 from pokerbots.server.seats.runner import MatchOutcome, play

@@ -39,9 +39,9 @@ from pokerbots.server.play.options import (
     limits_as_dict,
     limits_from_options,
 )
-from pokerbots.server.service.site import connections
-from pokerbots.server.service.jobs import scheduler
 from pokerbots.server.service.data import store
+from pokerbots.server.service.jobs import scheduler
+from pokerbots.server.service.site import connections
 from pokerbots.server.service.site.pages import Now, every_text
 from pokerbots.server.service.uploads.routes import Uploads
 from pokerbots.server.tournament.run import TournamentError, check_game_fits

@@ -31,10 +31,10 @@ from pathlib import Path
 from pokerbots.server import games
 from pokerbots.server.confine.cpus import claim_cpu, release_cpu
 from pokerbots.server.errors import ServerFault, stderr_section
-from pokerbots.server.scoring.equity import Showdowns, allin_values
-from pokerbots.server.scoring.luck import LuckAdjuster
 from pokerbots.server.logs.folder import MatchFolder
 from pokerbots.server.play.options import MatchSetupError, limits_from_dict
+from pokerbots.server.scoring.equity import Showdowns, allin_values
+from pokerbots.server.scoring.luck import LuckAdjuster
 from pokerbots.server.seats.bots import BotSpec
 from pokerbots.server.tournament import deals
 from pokerbots.server.tournament.entrants import Entrant, argv_here

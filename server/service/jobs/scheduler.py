@@ -54,8 +54,8 @@ import trio
 from pokerbots.server import seeds
 from pokerbots.server.logs.folder import tail
 from pokerbots.server.service.data import commitments, submissions
-from pokerbots.server.service.jobs import quarantine, tournaments
 from pokerbots.server.service.data.store import Store, StoreError
+from pokerbots.server.service.jobs import quarantine, tournaments
 
 if sys.version_info < (3, 11):
     from exceptiongroup import BaseExceptionGroup

@@ -18,8 +18,8 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from pokerbots.server.errors import Exit
-from pokerbots.server.service.uploads import archives
 from pokerbots.server.service.data.submissions import entry_point
+from pokerbots.server.service.uploads import archives
 
 #: The statuses a version keeps once its test is over.
 FINAL = ("admitted", "quarantined", "rejected", "superseded")

@@ -50,12 +50,12 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from pokerbots.server.service.uploads import archives
-from pokerbots.server.service.site.auth import checked_viewer, cross_site, token_of
-from pokerbots.server.service.jobs.scheduler import BOTS, Service
 from pokerbots.server.service.data.store import reader
 from pokerbots.server.service.data.submissions import Examined
 from pokerbots.server.service.data.teams import Unchecked
+from pokerbots.server.service.jobs.scheduler import BOTS, Service
+from pokerbots.server.service.site.auth import checked_viewer, cross_site, token_of
+from pokerbots.server.service.uploads import archives
 
 #: ``--max-upload`` and ``--upload-interval``'s defaults: 50 MiB, a minute.
 MAX_UPLOAD = 50 << 20
