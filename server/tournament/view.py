@@ -133,13 +133,19 @@ class Figure:
         return self.text if self.ci95 is None else f"{self.text} ± {self.half_text}"
 
     @property
-    def interval_text(self) -> str:
+    def ends_text(self) -> tuple[str, str] | None:
+        """The interval's ends as printed (none without an interval)."""
         if self.ci95 is None:
-            return "-"
+            return None
         at = self._at
         if at is None:  # a zero-width interval: the figure's own digits
-            return f"[{self.text}, {self.text}]"
-        return f"[{number(self.ci95[0], at)}, {number(self.ci95[1], at)}]"
+            return self.text, self.text
+        return number(self.ci95[0], at), number(self.ci95[1], at)
+
+    @property
+    def interval_text(self) -> str:
+        ends = self.ends_text
+        return "-" if ends is None else f"[{ends[0]}, {ends[1]}]"
 
     @property
     def tone(self) -> str:
