@@ -299,6 +299,6 @@ def test_the_ladder_is_the_pooled_result_of_the_last_tournaments(served):
     ranked = sorted(ladder["bots"], key=lambda b: -b["per_hand"])
     assert [b["name"] for b in ranked] == [b["name"] for b in ladder["bots"]]
     home = served.get("/").text
-    assert "Ladder" in home and 'class="chart"' in home
+    assert "Ladder" in home and '<svg class="chart ladder"' in home
     for line in ladder["bots"]:
         assert f'data-bot="{line["name"]}"' in home
