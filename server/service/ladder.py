@@ -102,7 +102,7 @@ def ladder(store, data: Path, tournaments: int = DEFAULT_TOURNAMENTS) -> dict:
         units = list(cells[name].values())
         figure = _figure(units)
         lines.append({"name": name, "version": version["label"], "version_id": version["id"],
-                      "rank": None, "out": False,
+                      "rank": None,
                       **figure, "per_hand": figure["per_hand"] or 0.0,
                       "hands": sum(n for _, n in units), "bankroll": sum(x for x, _ in units),
                       "tournaments": len(played[name]), "matches": matches[name],
@@ -110,8 +110,9 @@ def ladder(store, data: Path, tournaments: int = DEFAULT_TOURNAMENTS) -> dict:
     lines.sort(key=lambda b: (not b["matches"], -b["per_hand"], -b["bankroll"], b["name"]))
     for rank, line in enumerate((line for line in lines if line["matches"]), 1):
         line["rank"] = rank
-    for better, worse in zip(lines, lines[1:] + [None]):
-        better.update(standings_.separation(better, worse))
+    for better, worse in zip(lines, lines[1:] + [None]):  # no bot is out of a ladder
+        better.update(standings_.separation({**better, "out": False},
+                                            worse and {**worse, "out": False}))
     return {"tournaments": [t["id"] for t in done], "unit": unit_word, "bots": lines,
             "history": {name: points for name, points in history.items() if points}}
 
