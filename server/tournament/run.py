@@ -316,7 +316,7 @@ def _conduct(results, out: Path, pool, limits: dict, *, resumed: bool,
         _say(head)
         live = sys.stdout.isatty()
         if live:
-            progress = RichProgress(counts, names, lambda: standings.document(results)["bots"])
+            progress = RichProgress(counts, names, lambda: standings.document(results))
         else:
             progress = PlainProgress(counts, names)
         director = Director(results, out, pool, progress, limits=limits,

@@ -73,7 +73,9 @@ HEADERS = [
      b"default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; base-uri 'none';"
      b" form-action 'self'; frame-ancestors 'none'"),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    # same-origin, not no-referrer: under no-referrer a browser sends "Origin: null" with the
+    # site's own forms, which the cross-site check must refuse (no login would ever work).
+    (b"referrer-policy", b"same-origin"),
 ]
 TEXT = "text/plain; charset=utf-8"
 
@@ -513,7 +515,8 @@ def create_app(data: Path, now: Callable[[], pages.Now],
     ]
 
     async def missing(request: Request, exc) -> Response:
-        return not_found(f"Nothing is at {request.url.path}.")
+        viewer = await anyio.to_thread.run_sync(viewer_of, request)  # the header's log out
+        return not_found(f"Nothing is at {request.url.path}.", viewer)
 
     app = Starlette(routes=routes, exception_handlers={404: missing})
     app.state.data = data  # for auth.viewer_of

@@ -131,12 +131,14 @@ def checked_team_of(data: Path, token: str, client: str | None = None
 def routes(now: Callable[[], pages.Now]) -> list[Route]:
     """``GET`` and ``POST /login``, ``POST /logout``."""
 
-    def form(error: str | None = None, status: int = 200, target: str = "") -> Response:
-        return HTMLResponse(pages.page("login.html", "Log in", now(), error=error,
+    def form(error: str | None = None, status: int = 200, target: str = "",
+             viewer: Team | None = None) -> Response:
+        return HTMLResponse(pages.page("login.html", "Log in", now(), viewer, error=error,
                                        next=target), status_code=status)
 
     async def login_page(request: Request) -> Response:
-        return form(target=_local(request.query_params.get("next", "")))
+        viewer = await anyio.to_thread.run_sync(viewer_of, request)  # the header's log out
+        return form(target=_local(request.query_params.get("next", "")), viewer=viewer)
 
     async def login(request: Request) -> Response:
         refused = cross_site(request)

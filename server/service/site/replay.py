@@ -4,7 +4,12 @@ The states come from the one betting engine: the hand's record (a line of ``hand
 is played again on :class:`~pokerbots.server.games.engine.betting.Hand` with the recorded
 actions, read as :func:`~pokerbots.server.hands.follow.play_recorded` reads them, and a
 snapshot of the seats (chips behind, money in front, folded), the pot and the board is taken
-after each. The last step is the result: the pots won, the cards shown, each seat's delta.
+after each. The street is named as the game's own structure names it, and not at all in a
+game of one betting round (Kuhn's), as the hand history heads no street there. After the last
+action the chips still in front are collected: a step with nothing in front and the pot as it
+is awarded (an uncalled bet returned to its owner's chips); then the result: the pot awarded
+(0 in the middle, the winners' chips grown by what they won), the cards shown, each seat's
+delta. The pot of every step holds every chip put in, those in front included.
 
 Which hole cards a step carries is the viewer's :class:`~.visibility.Sight`: every step
 carries the cards the viewer may see from the deal on; cards shown at the showdown only
@@ -43,7 +48,9 @@ def steps(record: dict, summary: dict, labels: list[str], sight: Sight) -> dict:
         game = games.make_game(summary["game"], n, **(summary.get("game_options") or {}))
     except (KeyError, TypeError, ValueError) as exc:
         raise NoReplay(f"the match's game cannot be made again: {exc}") from None
-    streets = [s.name for s in game.structure.streets]
+    # one betting round: nothing to tell apart, no name (as hands.txt heads no street)
+    streets = [s.name for s in game.structure.streets] if len(game.structure.streets) > 1 \
+        else []
     ante = game.structure.ante
     hand = Hand(game, record["button"], _deal(game, record), record.get("stacks_start"))
     limited = hand.limited
@@ -87,10 +94,24 @@ def steps(record: dict, summary: dict, labels: list[str], sight: Sight) -> dict:
     except (IllegalMove, ValueError) as exc:
         raise NoReplay(f"the hand's record does not fit the rules: {exc}") from None
     pots = record.get("pots") or []
+    won = [sum(amount for amount, w in pots if w == s) for s in range(n)]
+    awarded = sum(won)
+    stacks_end = record.get("stacks_end")
+    if any(hand.front):
+        # The chips in front go to the pot; an uncalled bet goes back to its owner (the
+        # engine took it out of the pot when the hand ended).
+        text = f"The bets go to the pot: {awarded}"
+        if hand.returned:
+            owner = max(range(n), key=hand.front.__getitem__)
+            text += f"; an uncalled {hand.returned} goes back to {labels[owner]}"
+        found.append({**found[-1], "text": text, "actor": None, "to_act": None,
+                      "pot": awarded, "front": [0] * n,
+                      "behind": ([end - gain for end, gain in zip(stacks_end, won)]
+                                 if limited and stacks_end else found[-1]["behind"])})
     words = [f"{labels[w]} wins {amount}" for amount, w in pots]
     last = {**found[-1], "text": "Result: " + ("; ".join(words) or "no pot"), "actor": None,
             "to_act": None, "board": list(record.get("board") or []), "pot": 0,
-            "behind": record.get("stacks_end") if limited else None,
+            "front": [0] * n, "behind": stacks_end if limited else None,
             "cards": [c if c is not None else (shown[s] if shown[s] != HIDDEN else None)
                       for s, c in enumerate(known)],
             "deltas": record.get("deltas"), "winners": sorted({w for _, w in pots})}
