@@ -21,7 +21,7 @@ from pokerbots.server.tournament.text import standings_text
 
 from processes import pokerbots
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 CALL = ROOT / "bots" / "call_bot.py"
 
 
