@@ -515,7 +515,7 @@ def create_app(data: Path, now: Callable[[], pages.Now],
     ]
 
     async def missing(request: Request, exc) -> Response:
-        viewer = await anyio.to_thread.run_sync(viewer_of, request)  # the header's log out
+        viewer = await site.viewer(request, site.generation())  # the header's log out
         return not_found(f"Nothing is at {request.url.path}.", viewer)
 
     app = Starlette(routes=routes, exception_handlers={404: missing})

@@ -135,7 +135,7 @@ def test_a_column_shown_only_for_some_tournaments_gets_its_line_then():
     assert rows_["x"][-1] == "out"
     assert [heading for heading, _ in legend] == list(dict.fromkeys(head))
     assert {"all-in adj.", "out"} <= set(dict(legend))
-    from pokerbots.server.service import chart
+    from pokerbots.server.service.site import chart
 
     site = str(chart.render("standings_table.html", view=view.of(document)))
     table_head, items = html_table_and_legend(site)
