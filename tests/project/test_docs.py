@@ -32,7 +32,7 @@ from click.testing import CliRunner
 from pokerbots.server.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
-README_MAX_LINES = 250
+README_MAX_LINES = 150
 
 #: Tokens that end a command on a shell line.
 SEPARATORS = {"|", "||", "&", "&&", ";", ">", ">>", "<", "2>", "2>&1"}
