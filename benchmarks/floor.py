@@ -57,7 +57,7 @@ from pokerbots.server.referee.referee import Referee
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from vs_acpc import Failed, acpc_match, build_acpc, game_file  # noqa: E402
+from vs_acpc import Failed, acpc_match, build_acpc, build_c, game_file  # noqa: E402
 
 #: The ratios ours ÷ ACPC the compiled build keeps, in both modes (docs: Performance).
 TARGETS = {"kuhn": 1.5, "holdem-nl": 2.0}
@@ -121,15 +121,6 @@ def record_script(game_name: str, options: dict, hands: int, defer: bool, path: 
     return sent
 
 
-def cc(source: Path, out: Path) -> Path:
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        raise SystemExit("floor.py needs a C compiler (cc)")
-    exe = out / source.stem
-    subprocess.run([compiler, "-O2", "-o", str(exe), str(source)], check=True)
-    return exe
-
-
 def timed(command: list[str], **kwargs) -> tuple[float, str]:
     start = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, **kwargs)
@@ -177,8 +168,8 @@ def main() -> None:
         parser.error("--budget needs the ACPC dealer (--acpc ACPC_SOURCE)")
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        floor = cc(HERE / "floor_dealer.c", tmp)
-        bots = {bot: cc(HERE / f"{bot}.c", tmp) for _, _, _, bot, _ in GAMES.values()}
+        floor = build_c("floor_dealer.c", tmp)
+        bots = {bot: build_c(f"{bot}.c", tmp) for _, _, _, bot, _ in GAMES.values()}
         binaries = build_acpc(args.acpc, tmp) if args.acpc is not None else None
         python = Path(ours_cmd[0]).with_name("python")
         python_cmd = str(python) if python.exists() else sys.executable

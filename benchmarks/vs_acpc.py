@@ -99,8 +99,8 @@ def build_acpc(source: Path, out: Path) -> dict[str, Path]:
     return programs
 
 
-def build_bot(name: str, out: Path) -> Path:
-    """One of this folder's always-call C bots, built into ``out``."""
+def build_c(name: str, out: Path) -> Path:
+    """One of this folder's C programs (the always-call bots, the floor), built into ``out``."""
     exe = out / Path(name).stem
     if not exe.exists():
         cc(["-O2", "-o", str(exe), str(HERE / name)])
@@ -236,7 +236,7 @@ def main() -> int:
             results = []
             for label, file_name, game, flags, bot_source in GAMES:
                 game_path = game_file(args.acpc, file_name, game, tmp)
-                bot = build_bot(bot_source, tmp)
+                bot = build_c(bot_source, tmp)
                 n = hands[label]
                 theirs_rates, ours_rates = [], []
                 for rep in range(1, args.reps + 1):
