@@ -228,8 +228,8 @@ LAB_NOTES = [
     ("an issue number", re.compile(r"\b(?:issues?|PRs?|pull requests?) #?[0-9]+\b", re.I),
      "all"),
     ("an issue number", re.compile(r"(?<![\w&/])#[0-9]+\b"), "all"),
-    ("a path outside the clone", re.compile(r"\.\./shared\b|\bshared/(?:perf|reference)\b|/work/"),
-     "all"),
+    ("a path outside the clone",
+     re.compile(r"\.\./shared\b|\bshared/(?:perf|reference|corpus|hooks)\b|/work/"), "all"),
     ("a date of work", re.compile(r"\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b"), "prose"),
 ]
 
@@ -272,6 +272,7 @@ def test_the_docs_name_no_commit_issue_or_outside_path():
     "fixed in #31",
     "Run `../shared/perf/vs_acpc.sh --reps 5`.",
     "see /work/shared/perf/README.md",
+    "the PHH corpus in `shared/corpus/phh`",
     "On 2026-11-28 the same server",
 ])
 def test_a_planted_lab_note_is_caught(tmp_path, planted):
