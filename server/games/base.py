@@ -6,7 +6,7 @@ its options (with their command-line flags, help text and validation), the lines
 the protocol's messages (its :class:`~pokerbots.protocol.wire.Shape`) and a ``make`` function.
 ``make`` turns chosen options into a :class:`Game`: a deck, a hand-ranking function and a
 :class:`Structure` (streets, bet sizes, raise cap, blinds and antes, stacks), which the one
-betting engine (:mod:`.betting`) plays. Every tool reads these records; nothing outside
+betting engine (:mod:`.engine.betting`) plays. Every tool reads these records; nothing outside
 ``server/games/`` names a game.
 
 Seats are absolute (0 .. players-1); turning them into each bot's view ("you are player 0") is

@@ -8,8 +8,8 @@ stack); with ``carry`` stacks carry from hand to hand and a seat may ``REBUY`` u
 starting stack (a seat with no chips must). The starting stack is one number or one per seat
 (``--stack 100,250,80``), and a dead ante (``--ante``, or ``--big-blind-ante`` posted by the big
 blind for the table) may come before the blinds, so that real hands replay as they were dealt.
-The betting rules themselves are the engine's (:mod:`.betting`); the protocol document has them
-in prose for bot authors.
+The betting rules themselves are the engine's (:mod:`.engine.betting`); the protocol document
+has them in prose for bot authors.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ all-in, or all but one and that one has called.
 
 Everything here is read from the game: its deck, its ``rank`` and the one betting engine's pot
 rules. Each distinct order of the live seats' hands is paid out once by replaying the hand's
-actions on :class:`~.betting.Hand` with a ``rank`` that gives that order, so side pots, split
-pots and odd chips follow the engine exactly; each board then only costs the ranking. The
-cards dealt to every seat (folded seats too) are out of the deck. Boards are enumerated exactly
+actions on :class:`~.games.engine.betting.Hand` with a ``rank`` that gives that order, so side
+pots, split pots and odd chips follow the engine exactly; each board then only costs the ranking.
+The cards dealt to every seat (folded seats too) are out of the deck. Boards are enumerated exactly
 when there are at most :data:`EXACT_LIMIT` of them (Hold'em: from the flop on); otherwise
 :data:`SAMPLES` boards are drawn uniformly at random (an unbiased estimate), with a generator
 the caller seeds (a tournament seeds it from the match seed and the hand number).

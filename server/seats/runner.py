@@ -1,12 +1,12 @@
 """The thin trio layer: bot processes as a table the driver plays a referee on.
 
 :func:`play` starts the bots (:mod:`.process`), plays the referee's round on a
-:class:`ProcessTable` with the one driver loop (:mod:`.driver`), and always ends every bot and
-everything it started (:mod:`.reaper`), on a fault and on Ctrl-C or SIGTERM too.
+:class:`ProcessTable` with the one driver loop (:mod:`.referee.driver`), and always ends every bot
+and everything it started (:mod:`.confine.reaper`), on a fault and on Ctrl-C or SIGTERM too.
 
 The table writes each message to the bot's pipe and its transcript (``seatN.in``), times the
-reply on the seat's clock (:mod:`.clock`) and checks that a reply comes alone. It awaits only
-when a reply is not there yet: on one CPU the bot usually answers while ``os.write`` wakes it.
+reply on the seat's clock (:mod:`.referee.clock`) and checks that a reply comes alone. It awaits
+only when a reply is not there yet: on one CPU the bot usually answers while ``os.write`` wakes it.
 Bots are untrusted: each has a reply limit, a start-up limit and a time bank; its stderr is
 drained into a size-capped file; it runs in its own process group with resource limits (and
 under bubblewrap with ``--sandbox``).
@@ -79,7 +79,7 @@ class MatchOutcome:
 
 
 class ProcessTable:
-    """The driver's table (:class:`~.driver.Table`) over bot processes."""
+    """The driver's table (:class:`~.referee.driver.Table`) over bot processes."""
 
     def __init__(self, bots: list[BotProcess], transcripts: list, clocks: list[SeatClock],
                  limits: Limits) -> None:

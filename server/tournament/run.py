@@ -9,7 +9,7 @@ stop it cleanly: the running matches are put back, the standings so far written,
 config resumes.
 
 ``pokerbots tournament`` (server/cli/) parses its options into a config; the service runs the
-config of each of its tournaments in a process of its own (:mod:`..service.tournaments`).
+config of each of its tournaments in a process of its own (:mod:`.service.jobs.tournaments`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The web site: a Starlette application, served by hypercorn on trio (:mod:`.command`).
+"""The web site: a Starlette application, served by hypercorn on trio (:mod:`.serve`).
 
 Starlette rather than Quart-Trio: the site is a dozen routes of server-rendered text and
 files, and Starlette is exactly that (routing, responses, files streamed from disk) in a small
@@ -275,7 +275,7 @@ def create_app(data: Path, now: Callable[[], pages.Now],
                ladder_size: int = ladder_.DEFAULT_TOURNAMENTS, *, uploads=None):
     """The site of the service whose data folder is ``data``; ``now()`` tells what the
     scheduler is doing; the home page's ladder spans the last ``ladder_size`` tournaments;
-    ``uploads`` (:class:`.uploads.Uploads`) takes the teams' bots. eval7 is loaded here,
+    ``uploads`` (:class:`.uploads.routes.Uploads`) takes the teams' bots. eval7 is loaded here,
     before the site answers (a replay ranks hands)."""
     holdem.ranking()
     site = Site(data)

@@ -1,4 +1,4 @@
-"""Who is asking: a request's team, from its token (:mod:`.teams`).
+"""Who is asking: a request's team, from its token (:mod:`.data.teams`).
 
 A request carries a token in ``Authorization: Bearer TOKEN`` (a script, ``pokerbots submit``)
 or in the cookie ``pokerbots_token`` that ``POST /login`` sets (a browser): HTTP-only (no
@@ -89,7 +89,7 @@ def viewer_of(request: Request, store: Store | None = None) -> Team | None:
 
 
 def checked_viewer(request: Request, store: Store | None = None) -> Team | Unchecked | None:
-    """As :func:`viewer_of`, telling a token that was not checked (:class:`.teams.Unchecked`:
+    """As :func:`viewer_of`, telling a token that was not checked (:class:`.data.teams.Unchecked`:
     its key or its client failed lately) from a wrong one (None)."""
     token = token_of(request)
     if token is None:
@@ -119,7 +119,7 @@ def team_of(data: Path, token: str, client: str | None = None) -> Team | None:
 
 def checked_team_of(data: Path, token: str, client: str | None = None
                     ) -> Team | Unchecked | None:
-    """As :func:`team_of`, telling a token that was not checked now (:class:`.teams.Unchecked`)
+    """As :func:`team_of`, telling a token that was not checked now (:class:`.data.teams.Unchecked`)
     from a wrong one (None)."""
     opened = reader(data)
     try:

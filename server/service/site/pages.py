@@ -31,7 +31,7 @@ _SEATS = 100
 
 @dataclass(frozen=True)
 class Now:
-    """What the scheduler is doing, for the pages (see :class:`.scheduler.Service`)."""
+    """What the scheduler is doing, for the pages (see :class:`.jobs.scheduler.Service`)."""
 
     settings: Settings
     playing: int | None

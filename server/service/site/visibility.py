@@ -1,7 +1,7 @@
 """What each viewer may see of a match: the one place that decides it.
 
 Three kinds of viewer (:func:`sight`): the public (no token), a team (its token: a
-:class:`~.teams.Team`), and the organiser (a team with the organiser flag). While the
+:class:`~.data.teams.Team`), and the organiser (a team with the organiser flag). While the
 competition runs:
 
 * the public sees the standings, the cross-tables, each match's result (``summary.json``
@@ -19,7 +19,7 @@ quotes the culprit's messages, its hole cards among them, and the end of its std
 Nor is anyone but the organiser given a seed, which would tell every hidden card: not a
 match's (``summary.json``'s ``seed``), not a tournament's (its row's ``seed``, ``salt`` and
 ``job``, its standings' ``seed``, its digits in its error paragraph), while it plays or
-after. Everyone sees a tournament's commitment (:mod:`.commitments`) from the start, and its
+after. Everyone sees a tournament's commitment (:mod:`.data.commitments`) from the start, and its
 seed and salt once the organiser has revealed them (a finished tournament's); the match
 seeds stay out of the summaries even then (anyone derives them from the revealed seed).
 """
@@ -163,7 +163,7 @@ EVERYTHING = Sight(True, frozenset())
 
 
 def sight(viewer, seating: list[str] | tuple[str, ...] = ()) -> Sight:
-    """What ``viewer`` (a :class:`~.teams.Team` or None) may see of a match seated
+    """What ``viewer`` (a :class:`~.data.teams.Team` or None) may see of a match seated
     ``seating`` (one bot name per seat): a team's bot is the bot of its name. Without a
     seating: what the viewer may see of what is no one match's (a tournament's row, its
     standings)."""
