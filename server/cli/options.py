@@ -77,14 +77,37 @@ def parse_game_options(game: str, texts: dict[str, str], *, lenient: bool = Fals
         raise usage_error(str(exc), exc.option) from None
 
 
+#: The limits ``smoke`` and ``certify`` offer too, in the order of every command's ``--help``
+#: (the reply's first: the one a bot author changes most).
+TIMEOUTS = ("reply_timeout", "startup_timeout")
+
+
+def limit_option(name: str):
+    """The click option of the bot limit ``name``, read from its one declaration
+    (:data:`~pokerbots.server.play.options.LIMITS`: flag, help text, unit, default)."""
+    from pokerbots.server.play.options import LIMITS
+
+    option = next(o for o in LIMITS if o.name == name)
+    how = option.offered
+    if isinstance(option.default, bool):
+        return click.option(how.flag, is_flag=True, default=option.default, help=how.help)
+    if isinstance(option.default, float):
+        kind = click.FloatRange(min=0, min_open=how.above_zero)
+    else:
+        kind = click.IntRange(min=1 if how.above_zero else 0)
+    return click.option(how.flag, type=kind, default=option.default, show_default=True,
+                        metavar=how.metavar, help=how.help)
+
+
+def _limit_options(func, names):
+    for name in reversed(names):
+        func = limit_option(name)(func)
+    return func
+
+
 def timeout_options(func):
     """``--reply-timeout`` and ``--startup-timeout``, the same in every command that plays."""
-    func = click.option("--startup-timeout", type=click.FloatRange(min=0, min_open=True),
-                        default=10.0, show_default=True,
-                        help="Seconds a bot has to start and answer init_round.")(func)
-    return click.option("--reply-timeout", type=click.FloatRange(min=0, min_open=True),
-                        default=5.0, show_default=True,
-                        help="Seconds a bot has for each reply.")(func)
+    return _limit_options(func, TIMEOUTS)
 
 
 def report_options(func):
@@ -99,39 +122,9 @@ def report_options(func):
 
 
 def bot_limit_options(func):
-    """Time bank, resource limits and the sandbox (see limits.py and sandbox.py); the command
-    turns them, with the time-outs, into Limits with
-    :func:`~pokerbots.server.play.options.limits_from_options`."""
-    seconds = click.FloatRange(min=0)
-    whole = click.IntRange(min=0)
-    options = [
-        click.option("--time-bank", type=seconds, default=30.0, show_default=True,
-                     help="Seconds each bot may spend on all its replies in a round, besides"
-                          " --time-per-hand; 0: no bank."),
-        click.option("--time-per-hand", type=seconds, default=0.05, show_default=True,
-                     help="Seconds added to each bot's time bank at every hand."),
-        click.option("--max-memory", type=whole, default=2048, show_default=True,
-                     metavar="MIB", help="Memory per bot, in MiB (a memory cgroup as root, else"
-                          " RLIMIT_AS); 0: no limit."),
-        click.option("--max-cpu", type=whole, default=3600, show_default=True,
-                     metavar="SECONDS", help="CPU time per bot for the round; 0: no limit."),
-        click.option("--max-files", type=whole, default=256, show_default=True,
-                     help="Open files per bot; 0: no limit."),
-        click.option("--max-file-size", type=whole, default=100, show_default=True,
-                     metavar="MIB", help="Largest file a bot may write, in MiB; 0: no limit."),
-        click.option("--max-procs", type=whole, default=64, show_default=True,
-                     help="Processes and threads per bot, counted for that bot alone;"
-                          " 0: no limit."),
-        click.option("--max-scratch", type=whole, default=256, show_default=True,
-                     metavar="MIB", help="Size of each bot's scratch folder under --sandbox"
-                          " (a tmpfs: memory), in MiB; 0: the kernel's default."),
-        click.option("--stderr-cap", type=whole, default=1024, show_default=True,
-                     metavar="KIB", help="KiB of each bot's stderr kept in its log file."),
-        click.option("--sandbox", is_flag=True,
-                     help="Run every bot under bubblewrap: no network, read-only system,"
-                          " a copy of its own folder, its own scratch folder and process"
-                          " namespace."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    """Time bank, resource limits and the sandbox (see limits.py and sandbox.py): every other
+    bot limit, in the order declared; the command turns them, with the time-outs, into Limits
+    with :func:`~pokerbots.server.play.options.limits_from_options`."""
+    from pokerbots.server.play.options import LIMIT_OPTIONS
+
+    return _limit_options(func, [name for name in LIMIT_OPTIONS if name not in TIMEOUTS])
