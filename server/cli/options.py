@@ -1,5 +1,6 @@
 """The command-line options shared by every command that plays: the game and its options, read
-from the game registry, and the limits every bot runs under.
+from the game registry, and the limits every bot runs under; and the one grammar of a time
+typed on the command line (:func:`parse_duration`).
 
 ``@game_options()`` adds ``--game`` and one option per flag that any registered game declares
 (``--stack``, ``--blinds``...), with the help text the game gives; the command then receives
@@ -10,6 +11,7 @@ arguments with :func:`parse_game_options`, which refuses a flag the chosen game 
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 import click
@@ -128,3 +130,47 @@ def bot_limit_options(func):
     from pokerbots.server.play.options import LIMIT_OPTIONS
 
     return _limit_options(func, [name for name in LIMIT_OPTIONS if name not in TIMEOUTS])
+
+
+#: The units of a time (:func:`parse_duration`), in seconds.
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+#: What :func:`parse_duration` accepts, as the help texts say it.
+DURATION_FORMS = "a number and a unit (s, m, h, d or w), e.g. 90s, 15m, 12h, 7d or 1h30m"
+_DURATION_PART = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*")
+
+
+def parse_duration(text: str) -> float:
+    """A time as every option that takes one is typed, in seconds: a number and a unit
+    (``s``, ``m``, ``h``, ``d`` or ``w``), or several run together (``1h30m``, also
+    ``1h 30m``), each number whole or decimal (``0.5h``). A number without a unit is refused,
+    so that ``7`` is never read as 7 seconds where 7 days were meant. ValueError says what to
+    type instead."""
+    parts = []
+    at = 0
+    while at < len(text):
+        found = _DURATION_PART.match(text, at)
+        if found is None or found.end() == at:
+            break
+        parts.append(found)
+        at = found.end()
+    if not parts or at != len(text):
+        raise ValueError(f"{text!r}: give {DURATION_FORMS}")
+    return sum(float(p.group(1)) * DURATION_UNITS[p.group(2)] for p in parts)
+
+
+def duration(ctx, param, text: str | None) -> float | None:
+    """A click callback: the option's time (:func:`parse_duration`) in seconds, or None."""
+    if text is None:
+        return None
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def positive_duration(ctx, param, text: str) -> float:
+    """A click callback: as :func:`duration`, and above 0."""
+    seconds = duration(ctx, param, text)
+    if not seconds:
+        raise click.BadParameter(f"{text!r}: give a time above 0")
+    return seconds

@@ -60,11 +60,16 @@ def whole_number(name: str, minimum: int = 1) -> Callable[[str], int]:
     return parse
 
 
-def number_pair(text: str, what: str) -> tuple[int, int]:
-    """``'5/10'`` (or ``'5,10'``) -> ``(5, 10)``."""
+def number_pair(text: str, what: str = "it", form: str = "a/b",
+                example: str = "5/10") -> tuple[int, int]:
+    """Two whole numbers written ``a/b`` or ``a,b`` (``'5/10'`` -> ``(5, 10)``; spaces around
+    each number are allowed): the one reader of a pair typed on the command line (the blinds,
+    the bet sizes, the end probability). ValueError says what to type instead: ``what`` names
+    the value, ``form`` and ``example`` show how to write it."""
     parts = text.replace(",", "/").split("/")
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise ValueError(f"{text!r}: write the {what} as two whole numbers, e.g. 5/10")
+        raise ValueError(f"{text!r}: write {what} as {form}, e.g. {example} (two whole"
+                         " numbers)")
     return int(parts[0]), int(parts[1])
 
 

@@ -235,12 +235,12 @@ def read_round(players: int, blinds: list[int], button: int, lines: dict[str, st
 
 
 def _blinds(text: str) -> dict:
-    small, big = number_pair(text, "blinds")
+    small, big = number_pair(text, "the blinds", "SB/BB")
     return {"small_blind": small, "big_blind": big}
 
 
 def _bet_sizes(text: str) -> dict:
-    small, big = number_pair(text, "bet sizes")
+    small, big = number_pair(text, "the bet sizes", "SMALL/BIG", "10/20")
     return {"small_bet": small, "big_bet": big}
 
 
