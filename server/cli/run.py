@@ -151,9 +151,8 @@ def play_and_report(config, *, as_json: bool = False) -> int:
     from pokerbots.server.logs.folder import MatchFolder
     from pokerbots.server.play.match import prepare, run_prepared
     from pokerbots.server.play.options import MatchSetupError
-    from pokerbots.server.seats.arguments import is_human
 
-    human = any(map(is_human, config.bots))  # a person plays on this terminal: no progress line
+    human = any(b.person for b in config.bots)  # a person on this terminal: no progress line
     progress = _Progress(config) if (sys.stdout.isatty() and not as_json and not human) else None
     try:
         match = prepare(config, on_hand=progress.update if progress else None)
