@@ -10,4 +10,6 @@ into messages and the exit codes of :class:`pokerbots.server.errors.Exit`.
 ``errors``   the click error for each kind of refusal
 
 May import anything below it; nothing imports it.
+
+Internal: a program calls the libraries these commands call through :mod:`pokerbots.api`.
 """

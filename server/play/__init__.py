@@ -10,4 +10,6 @@ smoke test of one bot, made of such matches.
 
 May import: :mod:`pokerbots.protocol`, :mod:`pokerbots.server.errors` and every layer below
 (games ... seats).
+
+Internal: a program plays a match through :mod:`pokerbots.api`.
 """

@@ -6,7 +6,7 @@
 ``clock``       each bot's time bank and per-reply limits
 ``transcript``  the text a seat receives in a check/call round (``pokerbots deal``)
 
-Internal: the library's way to play a match is ``pokerbots.api``. May import
+Internal: the library's way to play a match is :mod:`pokerbots.api`. May import
 :mod:`pokerbots.protocol` and the layers below (``games``, ``hands``). Every message passes
 through here: these modules are compiled with mypyc by ``pip install .`` (see setup.py).
 """

@@ -28,7 +28,6 @@ import random
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 
-from pokerbots.server.games import holdem
 from pokerbots.server.games.base import Deal, Game
 from pokerbots.server.games.engine.betting import Hand
 
@@ -160,8 +159,8 @@ def board_orders(game: Game, holes: Sequence[tuple[str, ...]], seats: list[int],
     to_come = game.board_cards - len(known)
     hands = [holes[s] for s in seats]
     rank = game.rank
-    if rank is holdem.rank:  # eval7 straight on its own cards: no text on the way
-        evaluate, cards = holdem.ranking()
+    if game.ranking is not None:  # the game's own card values: no text on the way
+        evaluate, cards = game.ranking()
         remaining = [cards[c] for c in remaining]
         known = [cards[c] for c in known]
         hands = [[cards[c] for c in hole] for hole in hands]

@@ -13,4 +13,6 @@ May import: :mod:`pokerbots.protocol`, :mod:`pokerbots.server.errors` and the la
 (games, hands, scoring, referee, confine, logs). The modules directly in this folder are on the
 per-message path and are compiled with mypyc by ``pip install .``; ``relays/`` is not (its
 programs run with ``python -m``).
+
+Internal (a program uses :mod:`pokerbots.api`).
 """

@@ -68,7 +68,8 @@ STEADY = 2.0
 SETTLE = 30.0
 #: Seconds before a tournament stopped while the service runs is resumed.
 RETRY = 10.0
-#: Seconds between two copies of a running tournament's matches into the store.
+#: Seconds between two refreshes of the store's copy of a running tournament's match rows
+#: (a cache of its own store: :mod:`pokerbots.server.service.data.store`).
 FOLLOW = 3.0
 #: Where the data folder keeps each version's copy, smoke logs and tournaments.
 BOTS, QUARANTINE, TOURNAMENTS = "bots", "quarantine", "tournaments"
