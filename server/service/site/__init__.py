@@ -8,4 +8,6 @@
 ``auth``         who is asking: a request's team, ``/login`` and ``/logout``
 ``cache``        the pages kept until the store changes
 ``connections``  the site's connections: deadlines on heads and bodies, a cap
+
+Internal: the ``serve`` command and :mod:`pokerbots.server.service.serve` start it.
 """

@@ -57,11 +57,11 @@ from starlette.staticfiles import StaticFiles
 from pokerbots.server import games
 from pokerbots.server.games import holdem
 from pokerbots.server.logs import folder as folder_
+from pokerbots.server.service.data.store import FILE, reader, relative_text
+from pokerbots.server.service.data.teams import Team, Unchecked
 from pokerbots.server.service.site import auth, pages, replay, visibility
 from pokerbots.server.service.site import ladder as ladder_
 from pokerbots.server.service.site.cache import Generation, Kept
-from pokerbots.server.service.data.store import FILE, reader, relative_text
-from pokerbots.server.service.data.teams import Team, Unchecked
 from pokerbots.server.tournament import report, results_store
 from pokerbots.server.tournament import standings as standings_
 

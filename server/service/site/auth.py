@@ -25,9 +25,9 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from pokerbots.server.service.site import pages
 from pokerbots.server.service.data.store import Store, reader
 from pokerbots.server.service.data.teams import Team, Unchecked, check
+from pokerbots.server.service.site import pages
 
 COOKIE = "pokerbots_token"
 #: The most bytes of a login form read (a token is about 100).

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from pokerbots.server import __version__, games
 from pokerbots.server.logs import folder
-from pokerbots.server.service.site import chart, visibility
 from pokerbots.server.service.data import commitments
 from pokerbots.server.service.jobs.scheduler import Settings
+from pokerbots.server.service.site import chart, visibility
 from pokerbots.server.tournament import view as view_
 
 #: Tournaments in the home page's chart, and in its list.
