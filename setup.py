@@ -36,6 +36,7 @@ COMPILED = [
     "server/games/engine/betting.py",
     "server/games/engine/deck.py",
     "server/hands/encoding.py",
+    "server/hands/words.py",
     "server/referee/__init__.py",
     "server/referee/clock.py",
     "server/referee/driver.py",
