@@ -12,7 +12,7 @@ per-message modules (see setup.py): every hand of a match is rendered.
 from __future__ import annotations
 
 from pokerbots.server.hands.record import HandRecord
-from pokerbots.server.hands.words import action, all_in, wins
+from pokerbots.server.hands.words import Phrases, all_in
 
 
 def render_hand(record: HandRecord, labels: list[str], streets=(), ante: int = 0) -> str:
@@ -32,8 +32,8 @@ class HandHistory:
     def __init__(self, labels: list[str], streets=(), ante: int = 0) -> None:
         self.players = len(labels)
         self.names = [f"{label} (seat {s})" for s, label in enumerate(labels)]
-        # What starts each of a player's lines.
-        self.said = [f"  {name} " for name in self.names]
+        self.phrases = Phrases([f"  {name}" for name in self.names])
+        self._no_antes = [0] * self.players  # read only
         self.streets = list(streets)
         self.ante = ante
         self.headed = len(self.streets) > 1
@@ -46,6 +46,7 @@ class HandHistory:
 
     def render(self, record: HandRecord) -> str:
         n, names, ante, headed = self.players, self.names, self.ante, self.headed
+        phrases = self.phrases
         button: int = record["button"]
         stacks: list[int] | None = record.get("stacks_start")
         board: list[str] = record.get("board") or []
@@ -57,7 +58,7 @@ class HandHistory:
             lines.append(f"  {names[s]} holds {cards[s]}{chips}")
         front: list[int] = list(record["forced"])
         # Dead antes go straight into the pot, never in front.
-        dead: list[int] = record.get("antes") or [0] * n
+        dead: list[int] = record.get("antes") or self._no_antes
         earlier = list(dead)  # chips put in before this street's money in front
         # Posted in order from the small blind (heads-up the button posts it).
         small = button if n == 2 else (button + 1) % n
@@ -93,10 +94,10 @@ class HandHistory:
                 if headed:
                     lines.append(self._heading(street, board))
             folds = word == "FOLD"
-            text = action(folds, value, front[seat], _largest(front), ante if street == 0 else 0)
-            if not folds:
+            lines.append(phrases.action(seat, folds, value, front, ante if street == 0 else 0,
+                                        earlier[seat] + value, stacks[seat] if stacks else 0))
+            if not folds and value != front[seat]:
                 front[seat] = value
-            lines.append(self.said[seat] + text + _all_in(stacks, earlier, front, seat))
         # Streets dealt with no betting left (everyone all-in but one, or all).
         streets = len(self.streets)
         while headed and street + 1 < streets and self.shown_after[street + 1] <= len(board):
@@ -104,7 +105,9 @@ class HandHistory:
             lines.append(self._heading(street, board))
         pots: list[list[int]] = record["pots"]
         put = [earlier[s] + front[s] for s in range(n)]
-        returned = sum(put) - sum([amount for amount, _ in pots])
+        returned = _sum(put)
+        for amount, _ in pots:
+            returned -= amount
         if returned > 0:
             owner = max(range(n), key=put.__getitem__)
             lines.append(f"  uncalled bet of {returned} returned to {names[owner]}")
@@ -115,7 +118,7 @@ class HandHistory:
             if shown != "-":
                 lines.append(f"  {names[s]} shows {shown}")
         for amount, seat in pots:
-            lines.append(self.said[seat] + wins(amount))
+            lines.append(phrases.wins(seat, amount))
         deltas: list[int] = record["deltas"]
         bankrolls: list[int] = record["bankrolls"]
         # str() of a typed int compiles to a direct conversion; a format spec does not.
@@ -128,14 +131,13 @@ class HandHistory:
         return f"  *** {self.streets[street].name} ***" + (f" [{cards}]" if cards else "")
 
 
-def _largest(chips: list[int]) -> int:
-    """``max(chips)`` as native arithmetic (the builtin is a generic call from compiled code,
-    once for every action of every hand)."""
-    top = chips[0]
+def _sum(chips: list[int]) -> int:
+    """``sum(chips)`` as native arithmetic (the builtin is a generic call from compiled code,
+    twice in every hand)."""
+    total = 0
     for c in chips:
-        if c > top:
-            top = c
-    return top
+        total += c
+    return total
 
 
 def _all_in(stacks: list[int] | None, earlier: list[int], front: list[int], s: int) -> str:

@@ -48,6 +48,7 @@ def steps(record: HandRecord, summary: dict, labels: list[str], sight: Sight) ->
     ante = game.structure.ante
     shown = record.get("showdown") or [HIDDEN] * n
     known = [cards if sight.sees_cards(s) else None for s, cards in enumerate(record["cards"])]
+    said = words.Phrases([f"{labels[s]} (seat {s})" for s in range(n)])
     found: list[dict] = []
 
     def state(hand: Hand, text: str, actor: int | None) -> dict:
@@ -67,12 +68,11 @@ def steps(record: HandRecord, summary: dict, labels: list[str], sight: Sight) ->
                                None))
             return
         seat = act.seat
-        before = found[-1]["front"]  # the money in front as the seat acted
-        text = words.action(act.word == FOLD, act.front, before[seat], max(before),
-                            ante if act.street == 0 else 0)
-        if hand.limited and act.word != FOLD:
-            text += words.all_in(act.total, hand.stacks_start[seat])
-        found.append(state(hand, f"{labels[seat]} (seat {seat}) {text}", seat))
+        front = found[-1]["front"]  # the money in front as the seat acted
+        found.append(state(hand, said.action(seat, act.word == FOLD, act.front, front,
+                                             ante if act.street == 0 else 0, act.total,
+                                             hand.stacks_start[seat] if hand.limited else 0),
+                           seat))
 
     try:
         hand = replay(game, record, each=step).hand
@@ -80,8 +80,9 @@ def steps(record: HandRecord, summary: dict, labels: list[str], sight: Sight) ->
         raise NoReplay(f"the hand's record does not fit the rules: {exc}") from None
     limited = hand.limited
     pots = record.get("pots") or []
-    said = [f"{labels[w]} {words.wins(amount)}" for amount, w in pots]
-    last = {**found[-1], "text": "Result: " + ("; ".join(said) or "no pot"), "actor": None,
+    winners = words.Phrases(labels)
+    won = [winners.wins(w, amount) for amount, w in pots]
+    last = {**found[-1], "text": "Result: " + ("; ".join(won) or "no pot"), "actor": None,
             "to_act": None, "board": list(record.get("board") or []), "pot": 0,
             "behind": record.get("stacks_end") if limited else None,
             "cards": [c if c is not None else (shown[s] if shown[s] != HIDDEN else None)

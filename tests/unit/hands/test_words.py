@@ -12,28 +12,34 @@ from pokerbots.server.service.site import replay, visibility
 import played
 
 
-@pytest.mark.parametrize("folds, value, mine, table, opening, said", [
-    (True, 10, 10, 40, 0, "folds"),
-    (False, 10, 10, 10, 0, "checks"),
-    (False, 0, 0, 0, 0, "checks"),
-    (False, 40, 10, 40, 0, "calls 30"),
-    (False, 25, 10, 40, 0, "calls 15"),  # all-in for less
-    (False, 20, 0, 0, 0, "bets 20"),
-    (False, 60, 10, 20, 0, "raises to 60"),
-    (False, 2, 1, 1, 1, "bets 1"),  # Kuhn: the antes in front open nothing
-    (False, 3, 1, 2, 1, "raises to 3"),
-    (False, 1, 1, 1, 1, "checks"),
+@pytest.mark.parametrize("folds, value, front, opening, said", [
+    (True, 10, [40, 10], 0, "folds"),
+    (False, 10, [10, 10], 0, "checks"),
+    (False, 0, [0, 0, 0], 0, "checks"),
+    (False, 40, [40, 10], 0, "calls 30"),
+    (False, 25, [40, 10], 0, "calls 15"),  # all-in for less
+    (False, 20, [0, 0], 0, "bets 20"),
+    (False, 60, [20, 10, 0], 0, "raises to 60"),
+    (False, 2, [1, 1], 1, "bets 1"),  # Kuhn: the antes in front open nothing
+    (False, 3, [2, 1], 1, "raises to 3"),
+    (False, 1, [1, 1], 1, "checks"),
 ])
-def test_each_kind_of_action_is_said_as_a_hand_history_says_it(folds, value, mine, table,
-                                                                opening, said):
-    assert words.action(folds, value, mine, table, opening) == said
+def test_each_kind_of_action_is_said_as_a_hand_history_says_it(folds, value, front, opening,
+                                                                said):
+    phrases = words.Phrases(["bob (seat 0)", "al (seat 1)", "cy (seat 2)"])
+    assert phrases.action(1, folds, value, front, opening, 50, 100) == f"al (seat 1) {said}"
+    all_in = phrases.action(1, folds, value, front, opening, 100, 100)  # its last chip
+    puts_in = said.split()[0] in ("calls", "bets", "raises")  # a fold or a check never is
+    assert all_in == f"al (seat 1) {said}" + (words.ALL_IN if puts_in else "")
+    assert phrases.action(1, folds, value, front, opening, 100, 0) == f"al (seat 1) {said}"
 
 
 def test_all_in_and_wins():
     assert words.all_in(100, 100) == " and is all-in" == words.ALL_IN
+    assert words.all_in(120, 100) == words.ALL_IN
     assert words.all_in(99, 100) == ""
-    assert words.all_in(0, 0) == ""  # an empty seat is not all-in
-    assert words.wins(120) == "wins 120"
+    assert words.all_in(0, 0) == ""  # a game without stacks, or an empty seat
+    assert words.Phrases(["  a (seat 0)", "  b (seat 1)"]).wins(1, 120) == "  b (seat 1) wins 120"
 
 
 def _said_in_history(text: str, labels: list[str]) -> list[str]:
@@ -61,7 +67,7 @@ def test_the_history_and_the_replayer_say_every_action_alike(table):
         assert said == _said_in_history(history, labels), history
         assert len(said) == len(r["actions"])
         all_ins += sum(words.ALL_IN in text for text in said)
-        won = [f"{labels[seat]} (seat {seat}) {words.wins(amount)}" for amount, seat in r["pots"]]
+        won = [f"{labels[seat]} (seat {seat}) wins {amount}" for amount, seat in r["pots"]]
         assert [line.strip() for line in history.splitlines() if " wins " in line] == won
     if game.name == "holdem-nl":
         assert all_ins > 0
