@@ -26,16 +26,18 @@ HERE = Path(__file__).resolve().parent
 
 #: The modules every message passes through (see docs, "Performance"), named one by one: the
 #: protocol's wire format (the one module of the bot authors' package on that path), the
-#: betting engine and the deck, the referee and its driver and clock, the hand's record and
-#: the match log's writer and history, the process table and the bot processes, and every
-#: game of the registry (:func:`game_modules`: each hand is dealt, judged and ended there).
+#: betting engine and the deck, the referee and its driver and clock, the hand record's JSON
+#: encoder and the words of its actions, the match log's writer and history, the process table
+#: and the bot processes, and every game of the registry (:func:`game_modules`: each hand is
+#: dealt, judged and ended there).
 COMPILED = [
     "protocol/wire.py",
     "server/games/base.py",
     "server/games/engine/__init__.py",
     "server/games/engine/betting.py",
     "server/games/engine/deck.py",
-    "server/hands/record.py",
+    "server/hands/encoding.py",
+    "server/hands/words.py",
     "server/referee/__init__.py",
     "server/referee/clock.py",
     "server/referee/driver.py",
