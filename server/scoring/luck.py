@@ -44,9 +44,20 @@ all-in adjustment within a hand and across seatings in a worker.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from pokerbots.server.games.base import Game
 from pokerbots.server.hands.record import HandRecord
-from pokerbots.server.scoring.equity import SAMPLES, Orders, Showdowns
+from pokerbots.server.scoring.equity import SAMPLES, Showdowns
+from pokerbots.server.scoring.learnt import (
+    Choice,
+    LearntPlay,
+    Lookahead,
+    at_risk,
+    coarse_value,
+    shares,
+    state_key,
+)
 
 #: Adjusted values are whole multiples of 1/SCALE chip (a power of two: sums are exact).
 SCALE = 1024
@@ -67,13 +78,24 @@ class LuckAdjuster:
     the deal's correction is left out (``K = 0``). A duplicate tournament does not learn:
     there every bot holds every seat's cards equally often, so any ``K`` common to the
     seatings cancels out of each deal set's sum (the duplicate has already taken that luck
-    out), while slopes learnt apart, match by match, would only add noise."""
+    out), while slopes learnt apart, match by match, would only add noise. Once a hand has had
+    a mix, the seats' play is learnt (:class:`~.learnt.LearntPlay`) for the draws' values and,
+    in the smallest games, the deal's (see the module's docstring)."""
 
     def __init__(self, game: Game, *, learn: bool = True) -> None:
         self.game = game
         self.learn = learn
         self._sxy = 0.0
         self._sxx = 0.0
+        self._play: LearntPlay | None = None
+        self._lookahead: Lookahead | None = None
+        self._deal_by_play = False
+        self._deal_means: dict[tuple, list[float]] = {}
+        shown = 0
+        self._shown_after = []
+        for street in game.structure.streets:
+            shown += street.board
+            self._shown_after.append(shown)
 
     def slope(self, forced_pot: int) -> float:
         """The deal's ``K`` for the next hand, whose forced bets make ``forced_pot``."""
@@ -90,18 +112,21 @@ class LuckAdjuster:
         stacks = record.get("stacks_start")
         active = [s for s in range(n) if stacks is None or stacks[s] > 0]
         streets = game.structure.streets
-        shown_after = []
-        total = 0
-        for street in streets:
-            total += street.board
-            shown_after.append(total)
+        shown_after = self._shown_after
         board = len(record.get("board", ()))
+        mixes = {mix[0]: mix for mix in record.get("mixes", ())}
+        if mixes and self._play is None:
+            self._play = LearntPlay(game)
+            if self._play.by_state:
+                self._lookahead = Lookahead(game, self._play)
+        play = self._play
+        deciding = _Decisions(self, record) if play is not None else None
 
         street_luck = [0.0] * n
         folded: set[int] = set()
         put_in = list(record.get("antes") or [0] * n)
         front = list(record["forced"])
-        forced_pot = sum(_at_risk([a + f for a, f in zip(put_in, front)]))
+        forced_pot = sum(at_risk([a + f for a, f in zip(put_in, front)]))
         street = 0
 
         def deal_street(k: int) -> None:
@@ -113,7 +138,7 @@ class LuckAdjuster:
             live = [s for s in active if s not in folded]
             if len(live) < 2:
                 return
-            pot = sum(_at_risk(put_in))
+            pot = sum(at_risk(put_in))
             before = shares(showdowns.orders(live, shown_after[k - 1], exact_limit=EXACT_LIMIT),
                             len(live))
             after = shares(showdowns.orders(live, shown_after[k], exact_limit=EXACT_LIMIT),
@@ -121,10 +146,15 @@ class LuckAdjuster:
             for s, b, a in zip(live, before, after):
                 street_luck[s] += (a - b) * pot
 
-        for seat, word, value, on in record["actions"]:
+        for index, (seat, word, value, on) in enumerate(record["actions"]):
             while on > street:
                 street += 1
                 deal_street(street)
+            if deciding is not None:
+                stakes = [p + f for p, f in zip(put_in, front)]
+                live = [s for s in active if s not in folded]
+                deciding.decide(index, seat, word, value, street, stakes, live,
+                                mixes.get(index), put_in[seat], showdowns)
             front[seat] = value
             if word == "FOLD":
                 folded.add(seat)
@@ -133,8 +163,13 @@ class LuckAdjuster:
             deal_street(street)
 
         residual = [d - luck for d, luck in zip(deltas, street_luck)]
+        if deciding is not None:
+            residual = [r - luck for r, luck in zip(residual, deciding.luck)]
         adjusted = list(residual)
-        if self.learn and len(active) >= 2:
+        deal_luck = self._deal_luck(record, active) if self._deal_by_play else None
+        if deal_luck is not None:
+            adjusted = [a - luck for a, luck in zip(adjusted, deal_luck)]
+        elif self.learn and len(active) >= 2:
             w = shares(showdowns.orders(active, 0, exact_limit=EXACT_LIMIT), len(active))
             fair = 1 / len(active)
             slope = self.slope(forced_pot)
@@ -143,34 +178,135 @@ class LuckAdjuster:
                 adjusted[s] -= slope * x
                 self._sxy += residual[s] * x
                 self._sxx += x * x
+        if deciding is not None:
+            deciding.learn()
+            self._deal_by_play = self._lookahead is not None
         return _exact(adjusted)
 
+    def _deal_luck(self, record: HandRecord, active: list[int]) -> list[float] | None:
+        """The deal's correction by the learnt play, where every deal can be valued: the value
+        of the first street played the learnt way with the cards dealt, less its mean over
+        every deal."""
+        lookahead = self._lookahead
+        if lookahead is None or len(active) < self.game.players:
+            return None
+        deals = lookahead.deals()
+        if deals is None:
+            return None
+        stacks = record.get("stacks_start")
+        root = lookahead.node(record["button"], None if stacks is None else tuple(stacks), ())
+        key = (root.number, self._play.changes if self._play else 0)
+        mean = self._deal_means.get(key)
+        if mean is None:
+            self._deal_means.clear()
+            total = [0.0] * self.game.players
+            ways = 0
+            for holes, times in deals:
+                ways += times
+                for s, v in enumerate(lookahead.value(root, holes, (), 0)):
+                    total[s] += times * v
+            mean = self._deal_means[key] = [t / ways for t in total]
+        dealt = lookahead.value(root, _holes(record), (), 0)
+        return [d - m for d, m in zip(dealt, mean)]
 
-def shares(orders: Orders, seats: int) -> list[float]:
-    """Each of ``seats`` hands' share of the pot at a showdown, averaged over ``orders``."""
-    won = [0.0] * seats
-    boards = 0
-    for order, times in orders.items():
-        boards += times
-        top = max(order)
-        winners = [i for i, level in enumerate(order) if level == top]
-        part = times / len(winners)
-        for i in winners:
-            won[i] += part
-    return [x / boards for x in won]
+
+class _Decisions:
+    """One hand's decisions, walked in order with the luck adjuster's state: the luck of each
+    mix's draw, and what the learnt play learns once the hand is valued."""
+
+    def __init__(self, adjuster: LuckAdjuster, record: HandRecord) -> None:
+        self.adjuster = adjuster
+        self.record = record
+        self.play: LearntPlay = adjuster._play  # type: ignore[assignment]
+        self.lookahead = adjuster._lookahead
+        self.luck = [0.0] * adjuster.game.players
+        stacks = record.get("stacks_start")
+        self.stacks = None if stacks is None else tuple(stacks)
+        self.holes = _holes(record)
+        self.history: list[tuple] = []
+        self.learnt: list[tuple] = []
+
+    def decide(self, index: int, seat: int, word: str, value: int, street: int,
+               stakes: list[int], live: list[int], mix: list | None, put_in: int,
+               showdowns: Showdowns) -> None:
+        """The action ``index`` (``seat``'s ``word`` ``value`` on ``street``), with ``stakes``
+        put in and ``live`` still in before it; ``mix`` its record's mix, if any; ``put_in``
+        the seat's chips from the streets before."""
+        record = self.record
+        shown = self.adjuster._shown_after[street]
+        board = tuple(record.get("board", ())[:shown])
+        history = tuple(self.history)
+        if mix is None:
+            choice: Choice = [((word, value), _ONE)]
+        else:
+            items = mix[1]
+            total = sum(item[0] for item in items)
+            choice = [((item[1], item[2]), _fraction(item[0], total)) for item in items]
+            self._draw(seat, street, stakes, live, items, mix[2], total, put_in, board,
+                       history, showdowns)
+        key = None
+        if self.play.by_state:
+            key = state_key(seat, record["button"], record["cards"][seat], board, self.stacks,
+                            history)
+        facing = stakes[seat] < max(stakes)
+        self.learnt.append((key, seat, street, facing, choice))
+        self.history.append((seat, word, value))
+
+    def _draw(self, seat: int, street: int, stakes: list[int], live: list[int], items: list,
+              drawn: int, total: int, put_in: int, board: tuple, history: tuple,
+              showdowns: Showdowns) -> None:
+        """The luck of the draw: the value after the drawn item less the mix-weighted mean of
+        the values after each."""
+        n = len(stakes)
+        mean = [0.0] * n
+        after_drawn: list[float] = mean
+        for i, (weight, word, value) in enumerate(items):
+            after = self._value_after(seat, street, stakes, live, word, value, put_in, board,
+                                      history, showdowns)
+            if i == drawn:
+                after_drawn = after
+            for s in range(n):
+                mean[s] += weight * after[s]
+        for s in range(n):
+            self.luck[s] += after_drawn[s] - mean[s] / total
+
+    def _value_after(self, seat: int, street: int, stakes: list[int], live: list[int],
+                     word: str, value: int, put_in: int, board: tuple, history: tuple,
+                     showdowns: Showdowns) -> list[float]:
+        lookahead = self.lookahead
+        if lookahead is not None:
+            node = lookahead.node(self.record["button"], self.stacks, history)
+            return lookahead.value(lookahead.child(node, (word, value)), self.holes, board,
+                                   street)
+        if word == "FOLD":
+            live = [s for s in live if s != seat]
+        else:
+            stakes = list(stakes)
+            stakes[seat] = put_in + value
+        shown = self.adjuster._shown_after[street]
+
+        def equity(seats: tuple[int, ...]) -> list[float]:
+            return shares(showdowns.orders(list(seats), shown, exact_limit=EXACT_LIMIT),
+                          len(seats))
+
+        play = self.play
+        return coarse_value(stakes, live, self.stacks, lambda s: play.fold_chance(s, street),
+                            equity)
+
+    def learn(self) -> None:
+        for decision in self.learnt:
+            self.play.learn(*decision)
 
 
-def _at_risk(put_in: list[int]) -> list[int]:
-    """The chips each seat has at risk: the largest stake counts up to the second largest."""
-    if len(put_in) < 2:
-        return list(put_in)
-    order = sorted(put_in)
-    top, second = order[-1], order[-2]
-    if top == second:
-        return list(put_in)
-    capped = list(put_in)
-    capped[put_in.index(top)] = second
-    return capped
+_ONE = Fraction(1)
+
+
+def _fraction(weight: int, total: int) -> Fraction:
+    return Fraction(weight, total)
+
+
+def _holes(record: HandRecord) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(text.split()) for text in record["cards"])
 
 
 def _exact(values: list[float]) -> list[float]:
