@@ -1,13 +1,15 @@
-"""The wire: every message and reply of the protocol, written and read in one place.
+"""The wire: the protocol's grammar, its replies, and how a client frames the messages.
 
-The server builds its messages with the ``*_message`` functions and judges replies with
-:func:`read_action`; the client library frames and reads the same messages with
-:class:`Framer` and the ``parse_*`` helpers. Both sides share :class:`Legal`, the legal
-replies to a ``play`` message, and :class:`Shape`, the extra lines a game adds to three of the
-messages (a game declares its shape; see ``pokerbots.server.games``).
+The server judges replies with :func:`read_action` and :func:`read_money`, and writes its
+messages in ``pokerbots.server.referee.render`` (the one place each message's text is made from
+the rules' numbers); the client library frames and reads the same messages with
+:class:`Framer` and the ``parse_*`` helpers and writes its replies here (:func:`money_reply`).
+Both sides share :class:`Legal`, the legal replies to a ``play`` message, and :class:`Shape`,
+the extra lines a game adds to three of the messages (a game declares its shape; see
+``pokerbots.protocol.games``).
 
 Messages are bytes. Every line ends in ``\\n``; lists are comma-separated without spaces;
-seats are rotated by the caller so that the receiving bot is player 0.
+seats are rotated by the writer so that the receiving bot is player 0.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from typing import Final
+
+from pokerbots.protocol.memo import Memo
 
 #: The exact line a bot sends after ``end_round``.
 GOODBYE = "Thank you dealer, have a nice day!"
@@ -155,22 +159,19 @@ MAX_DIGITS = 15
 
 
 #: Replies read before and what they meant: a bot says ``BET 0`` or ``BET 100`` again and
-#: again, and a dict lookup costs a fifth of reading the line anew (bounded; emptied when full).
-_ACTIONS: Final[dict[bytes, tuple[bytes, int]]] = {}
-_ACTIONS_KEPT: Final = 4096
+#: again, and a look-up costs a fifth of reading the line anew. 4096: the amounts one match's
+#: bots answer with (a few hundred in no-limit); a bot answering a new amount every time
+#: empties it once per 4096 replies.
+_REPLIES: Final[Memo[bytes, tuple[bytes, int]]] = Memo("wire.replies", 4096)
 
 
 def read_action(line: bytes) -> tuple[bytes, int]:
     """``b'BET 20'`` -> ``(b'BET', 20)``; a trailing ``\\r`` is accepted. WireError says why a
     line is not ``BET <value>`` or ``FOLD <value>``."""
-    known = _ACTIONS.get(line)
+    known = _REPLIES.get(line)
     if known is not None:
         return known
-    action = _read_action(line)
-    if len(_ACTIONS) >= _ACTIONS_KEPT:
-        _ACTIONS.clear()
-    _ACTIONS[line] = action
-    return action
+    return _REPLIES.keep(line, _read_action(line))
 
 
 def _read_action(line: bytes) -> tuple[bytes, int]:
@@ -281,7 +282,7 @@ class Shape:
         return 0
 
 
-# -- writing messages (server side) ----------------------------------------------------------
+# -- lists -----------------------------------------------------------------------------------
 
 
 def join(values) -> str:
@@ -292,54 +293,6 @@ def join(values) -> str:
 def rotate(values: list, view: int) -> list:
     """``values`` (by absolute seat) as seat ``view`` sees them: itself first, then clockwise."""
     return values[view:] + values[:view]
-
-
-#: ``Action:`` lines already written, by (word, value): the same few recur in every hand.
-ACTION_LINES: dict[tuple[str, int], bytes] = {}
-
-
-def action_line(word: str, value: int) -> bytes:
-    """``Action: BET 2\\n`` (memoised in :data:`ACTION_LINES`)."""
-    line = ACTION_LINES.get((word, value))
-    if line is None:
-        if len(ACTION_LINES) > 8192:
-            ACTION_LINES.clear()
-        line = ACTION_LINES[word, value] = f"Action: {word} {value}\n".encode()
-    return line
-
-
-def fields_text(fields) -> str:
-    """``[('Board', '-'), ('Pot', '0')]`` -> ``'Board: -\\nPot: 0\\n'``."""
-    return "".join([f"{name}: {value}\n" for name, value in fields])
-
-
-def init_round_message(money: list[int], blinds: list[int], button: int,
-                       end_prob: tuple[int, int], fields: str = "") -> bytes:
-    return (f"init_round\nMoney: {join(money)}\nBlinds: {join(blinds)}\nButton: {button}\n"
-            f"EndProb: {end_prob[0]},{end_prob[1]}\n{fields}").encode()
-
-
-def init_hand_message(hand: int, cards: str) -> bytes:
-    return f"init_hand\nHand: {hand}\nCards: {cards}\n".encode()
-
-
-def play_message(actions: bytes, fields: str = "") -> bytes:
-    return b"play\n" + actions + fields.encode() if fields else b"play\n" + actions
-
-
-def end_hand_message(actions: bytes, showdown: list[str], pots: list[tuple[int, int]],
-                     fields: str = "") -> bytes:
-    pot_text = " ".join([f"{amount},{winner}" for amount, winner in pots])
-    return (b"end_hand\n" + actions
-            + f"Showdown: {','.join(showdown)}\nPots: {pot_text}\n{fields}".encode())
-
-
-def end_action_message(answers: list[str]) -> bytes:
-    return "".join([f"EndAction: {a}\n" for a in answers]).encode()
-
-
-def end_round_message(bankrolls: list[int], hands: int) -> bytes:
-    return f"end_round\nBankrolls: {join(bankrolls)}\nNumHands: {hands}\n".encode()
 
 
 # -- reading messages (client side) ----------------------------------------------------------
