@@ -1,0 +1,112 @@
+"""What each memo table saves: the server's instructions per hand with it and without it.
+
+Run as ``python benchmarks/memo.py`` (valgrind needed; use the compiled build's python for the
+figures of docs/performance.md, "What each memo saves": ``--python <venv>/bin/python``).
+
+Each run plays a 3-player match in-process with the match's own referee and logs (the real
+``prepare``, deferred as on one CPU) against check/call clients, under callgrind, with one
+memo table turned off (``POKERBOTS_MEMO_OFF``: it keeps nothing) or none. A hand's cost is
+(a match of N hands less a match of 1) ÷ (N - 1); a table's saving is its cost off less its
+cost on. The clients' work is the same in every run (they receive the same bytes), so the
+difference is the server's alone, and callgrind counts the same on every run to a few
+instructions (``PYTHONHASHSEED`` is fixed), unlike a match of processes whose waits vary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+GAMES = {
+    "kuhn": ("kuhn", {}),
+    "holdem-nl": ("holdem-nl", {"stack": 20000, "small_blind": 50, "big_blind": 100}),
+}
+
+#: The match, played in the child: argv is the game, its options (repr) and the hands.
+PLAY = """
+import ast, sys, tempfile
+from pathlib import Path
+from pokerbots.protocol.client import Client
+from pokerbots.server.play.match import MatchConfig, prepare
+from pokerbots.server.referee.driver import play_local
+from pokerbots.server.seats.bots import BotSpec
+
+game, options, hands = sys.argv[1], ast.literal_eval(sys.argv[2]), int(sys.argv[3])
+bots = [BotSpec(label=f"call{s}", argv=("call",)) for s in range(3)]
+config = MatchConfig(bots=bots, game=game, game_options=options, seed=1, hands=hands,
+                     logs=Path(tempfile.mkdtemp()), cpu=0, transcripts="none")
+match = prepare(config)
+play_local(match.referee, [Client(lambda s: s.check_or_call(), game=game) for _ in bots])
+match.log.flush()
+match.log.close(completed=True)
+"""
+
+
+def tables(python: str) -> dict[str, int]:
+    """Every memo table the server makes, with its bound."""
+    code = ("import pokerbots.server.referee.render, pokerbots.server.hands.record, "
+            "pokerbots.server.scoring.equity, pokerbots.server.confine.sandbox, "
+            "pokerbots.server.tournament.standings, pokerbots.server.service.site.ladder\n"
+            "from pokerbots.protocol.memo import TABLES\n"
+            "for name, memo in TABLES.items(): print(name, memo.bound)")
+    out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
+    return {name: int(bound) for name, bound in (line.split() for line in out.stdout.split("\n")
+                                                 if line)}
+
+
+def count(python: str, game: str, hands: int, off: str) -> int:
+    """The instructions of one run (the whole process) under callgrind."""
+    name, options = GAMES[game]
+    env = {**os.environ, "PYTHONHASHSEED": "0", "POKERBOTS_MEMO_OFF": off}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", python,
+                        "-c", PLAY, name, repr(options), str(hands)],
+                       env=env, capture_output=True, check=True)
+        text = out.read_text(errors="replace")
+    found = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.MULTILINE)
+    if found is None:
+        raise SystemExit("callgrind wrote no total")
+    return int(found.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--python", default=sys.executable,
+                        help="the interpreter of the build to measure (default: this one)")
+    parser.add_argument("--kuhn-hands", type=int, default=2000)
+    parser.add_argument("--holdem-hands", type=int, default=500)
+    parser.add_argument("--only", default="", help="comma-separated memo names (default: all)")
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        raise SystemExit("memo.py needs valgrind (callgrind)")
+    bounds = tables(args.python)
+    names = [n for n in bounds if not args.only or n in args.only.split(",")]
+    hands = {"kuhn": args.kuhn_hands, "holdem-nl": args.holdem_hands}
+    per_hand: dict[tuple[str, str], float] = {}
+    for game in GAMES:
+        one = count(args.python, game, 1, "")
+        for off in ["", *names, "all"]:
+            big = count(args.python, game, hands[game], off)
+            per_hand[game, off] = (big - one) / (hands[game] - 1)
+            print(f"# {game} off={off or 'none'}: {per_hand[game, off]:,.0f} a hand",
+                  file=sys.stderr, flush=True)
+    print("| memo | bound | Kuhn, instructions a hand saved | no-limit Hold'em |")
+    print("| --- | --- | --- | --- |")
+    for off in [*names, "all"]:
+        saved = [per_hand[game, off] - per_hand[game, ""] for game in GAMES]
+        label = "all of them" if off == "all" else f"`{off}`"
+        bound = "" if off == "all" else f"{bounds[off]:,}"
+        print(f"| {label} | {bound} | {saved[0]:,.0f} | {saved[1]:,.0f} |")
+    print(f"| (a hand, every memo on) | | {per_hand['kuhn', '']:,.0f} |"
+          f" {per_hand['holdem-nl', '']:,.0f} |")
+
+
+if __name__ == "__main__":
+    main()
