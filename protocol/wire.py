@@ -205,9 +205,99 @@ def _bad_word(word: bytes, line: bytes) -> str:
     if not word:
         return "the reply starts with a space"
     why = f"unknown action {word.decode('utf-8', 'replace')!r}"
+    if word.upper() == b"MIX" and word != b"MIX":
+        return why + " (a mixed reply starts with MIX, in capitals)"
     if word.upper() in (b"BET", b"FOLD", b"PASS"):
         return why + " (actions are in capitals: BET, FOLD)"
     return why + "; the reply must be BET <value> or FOLD <value>"
+
+
+# -- mixed replies ---------------------------------------------------------------------------
+
+#: The most items a ``MIX`` reply may have, and the largest weight of one (PROTOCOL.md, "Mixed
+#: replies"): weights are whole numbers so that each probability, weight / total, is exact.
+MIX_MAX_ITEMS: Final = 64
+MIX_MAX_WEIGHT: Final = 1_000_000
+_WEIGHT_DIGITS: Final = len(str(MIX_MAX_WEIGHT))
+#: What a mix looks like, for a fault.
+MIX_FORM: Final = "MIX <weight> <reply>,<weight> <reply>,..."
+
+
+class MixError(WireError):
+    """A ``MIX`` reply the server refuses; ``str()`` says why. ``item`` is the place (from 1)
+    of the item at fault, 0 when the mix as a whole is; ``text`` that item's text."""
+
+    def __init__(self, why: str, item: int = 0, text: str = "") -> None:
+        super().__init__(why)
+        self.item = item
+        self.text = text
+
+
+def is_mix(line: bytes) -> bool:
+    """Whether ``line`` is meant as a mixed reply: its first word is ``MIX``."""
+    return line.startswith(b"MIX ") or line == b"MIX" or line == b"MIX\r"
+
+
+def read_mix(line: bytes, legal: Legal | None = None) -> list[tuple[int, bytes, int]]:
+    """The items of a mixed reply, ``(weight, word, value)`` in the order sent:
+    ``b'MIX 1 FOLD 5,2 BET 10'`` -> ``[(1, b'FOLD', 5), (2, b'BET', 10)]``; a trailing
+    ``\\r`` is accepted.
+
+    Each item is a weight (a whole number from 1 to :data:`MIX_MAX_WEIGHT`, no leading zero),
+    one space and a reply as :func:`read_action` reads it; the items are separated by a comma
+    alone; at most :data:`MIX_MAX_ITEMS` of them, no reply twice; with ``legal``, every reply
+    is one of those. The items are judged in order, each wholly, and :class:`MixError` names
+    the first that breaks a rule (its place and text) and the rule, whether or not it would
+    have been drawn."""
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    if not line.startswith(b"MIX "):
+        raise MixError(f"a mix needs at least one item: {MIX_FORM}")
+    text = line[4:].decode("utf-8", "replace")
+    items: list[tuple[int, bytes, int]] = []
+    parts = text.split(",")
+    for k in range(len(parts)):
+        part = parts[k]
+        if k == MIX_MAX_ITEMS:
+            raise MixError(f"item {k + 1} of the mix, {part!r}, is one too many: a mix has at"
+                           f" most {MIX_MAX_ITEMS} items", k + 1, part)
+        items.append(_read_item(part, k + 1, items, legal))
+    return items
+
+
+def _read_item(part: str, place: int, before: list[tuple[int, bytes, int]],
+               legal: Legal | None) -> tuple[int, bytes, int]:
+    """Item ``place`` of a mix, ``part``, judged after the items ``before`` it."""
+    name = f"item {place} of the mix, {part!r},"
+    weight, space, reply = part.partition(" ")
+    if not part:
+        raise MixError(f"item {place} of the mix is empty: {MIX_FORM}", place, part)
+    if not space or not weight:
+        why = "starts with a space: the items are separated by a comma alone" if space else (
+            f"is not a weight, a space and a reply: {MIX_FORM}")
+        raise MixError(f"{name} {why}", place, part)
+    if weight == "BET" or weight == "FOLD":
+        raise MixError(f"{name} has no weight: each item is a weight, a space and a reply"
+                       f" ('1 {part}')", place, part)
+    if not (weight.isascii() and weight.isdigit() and len(weight) <= _WEIGHT_DIGITS) or (
+            weight[0] == "0") or int(weight) > MIX_MAX_WEIGHT:
+        raise MixError(f"{name} has the weight {weight!r}: a weight is a whole number from 1"
+                       f" to {MIX_MAX_WEIGHT}, written without a leading zero", place, part)
+    if reply.endswith("\r"):
+        raise MixError(f"{name} ends in a carriage return: only the line may", place, part)
+    try:
+        word, value = read_action(reply.encode())
+    except WireError as exc:
+        raise MixError(f"{name} is not a weight and a reply: {exc}", place, part) from None
+    if legal is not None:
+        why = legal.refusal(word, value)
+        if why is not None:
+            raise MixError(f"{name} is not legal here: {why}", place, part)
+    for k in range(len(before)):
+        if before[k][1] == word and before[k][2] == value:
+            raise MixError(f"{name} repeats the reply of item {k + 1}: each reply may appear"
+                           f" once in a mix", place, part)
+    return int(weight), word, value
 
 
 def read_money(line: bytes, players: int) -> list[int]:

@@ -179,7 +179,7 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
 
     referee = Referee(game, rng, end_prob=config.end_prob, hands=hands, button=button,
                       deals=deals, on_hand=record, labels=[b.label for b in config.bots],
-                      defer=_defer(config))
+                      defer=_defer(config), seed=seed)
     return PreparedMatch(config, game, referee, log, seed, trial)
 
 

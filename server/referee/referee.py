@@ -49,7 +49,10 @@ class Referee:
     gives the cards of each hand (the round also ends when it runs out); otherwise ``rng`` deals.
     ``rng`` also draws the first button (unless ``button`` is given) and the end of the round.
     ``on_hand`` is called with a JSON-ready record of every hand as soon as it is over.
-    ``labels`` name the bots in their faults.
+    ``labels`` name the bots in their faults. ``seed`` is the match's seed: a mixed reply
+    (``MIX``, PROTOCOL.md) is drawn from a generator of each hand's own,
+    ``random.Random(f"{seed}:{hand}:mix")``, never from ``rng``, so that a round deals the
+    same cards whether or not its bots mix, and replays exactly from its seed.
 
     Messages whose replies decide nothing that follows wait to go out with the next message
     to the same seat, as the :attr:`coalescer` decides: ``defer`` is its one switch (see
@@ -69,6 +72,7 @@ class Referee:
         on_hand: Callable[[dict], None] | None = None,
         labels: Sequence[str] | None = None,
         defer: bool = False,
+        seed: int = 0,
     ) -> None:
         self.game = game
         self.players = n = game.players
@@ -79,6 +83,7 @@ class Referee:
         self.button = rng.randrange(n) if button is None else button
         self.on_hand = on_hand
         self.labels = list(labels) if labels is not None else [None] * n
+        self.seed = seed
         self.bankrolls = [0] * n
         #: Hands whose result is settled, credited and logged (a fault after that, in the
         #: end_hand or Money exchange, does not take the hand back).
@@ -88,6 +93,8 @@ class Referee:
         self._hand: Hand | None = None
         #: Each action of the hand in progress, for its record: [seat, word, value, street].
         self._actions: list[list] = []
+        #: The mixed replies of the latest hand that had one (None before the first).
+        self._mixes: _Mixes | None = None
         self._ended_hand: int | None = None  # the hand whose end_hand and Money replies are due
         self._end_hands: tuple[int, list[bytes]] | None = None  # its end_hand messages, by seat
         self._render = Render(game)
@@ -253,6 +260,8 @@ class Referee:
         try:
             word, value = wire.read_action(reply)
         except WireError as exc:
+            if wire.is_mix(reply):  # not a single action: a mixed reply
+                return self._judge_mix(hand, seat, reply, message)
             raise self.fault(seat, Kind.PLAY, str(exc), sent=message, received=reply,
                              legal=hand.legal()) from None
         if word == b"BET" and value == hand.call_value():
@@ -275,6 +284,38 @@ class Referee:
                              legal=legal) from None
         return "BET", value
 
+    def _judge_mix(self, hand: Hand, seat: int, reply: bytes, message: bytes
+                   ) -> tuple[str, int]:
+        """Judge a mixed reply, draw its action and play it (see :class:`_Mixes`). Every item
+        is judged before the draw: a mix with one item that breaks a rule is a fault, whether
+        or not that item would have been drawn."""
+        legal = hand.legal()
+        try:
+            items = wire.read_mix(reply, legal)
+        except WireError as exc:
+            raise self.fault(seat, Kind.PLAY, str(exc), sent=message, received=reply,
+                             legal=legal) from None
+        number = self.hand_number
+        mixes = self._mixes
+        if mixes is None or mixes.hand != number:
+            mixes = self._mixes = _Mixes(number, self.seed)
+        drawn = mixes.draw(items, len(self._actions))
+        weight, word, value = items[drawn]
+        try:
+            if word == b"FOLD":
+                hand.fold()
+                return "FOLD", value
+            if value == legal.call:
+                hand.call()
+            else:
+                hand.raise_to(value)
+        except IllegalMove as exc:
+            item = f"{weight} {word.decode()} {value}"
+            raise self.fault(seat, Kind.PLAY, f"item {drawn + 1} of the mix, {item!r}, was"
+                             f" drawn and is not legal here: {exc}", sent=message,
+                             received=reply, legal=legal) from None
+        return "BET", value
+
     def _settle(self, hand: Hand, number: int, button: int) -> dict:
         """Credit the hand's result to the bankrolls; return its record for the logs."""
         n = self.players
@@ -293,6 +334,9 @@ class Referee:
             "bankrolls": list(self.bankrolls),
         }
         record.update(hand.record())
+        mixes = self._mixes
+        if mixes is not None and mixes.hand == number:
+            record["mixes"] = mixes.decided
         return record
 
     # -- end of hand, end of round ---------------------------------------------------------
@@ -335,6 +379,37 @@ class Referee:
         if self._end_hands is not None and self._end_hands[0] == part.hand:
             return self._end_hands[1][seat] + part.message  # it went out alone (REBUY)
         return part.message
+
+
+class _Mixes:
+    """The mixed replies of hand ``hand`` and the generator that draws them,
+    ``random.Random(f"{seed}:{hand}:mix")`` (made at the hand's first mix: a hand without one
+    costs nothing). Each mix draws ``point = randrange(total weight)`` and plays the first item
+    whose running total of weights exceeds it, so item ``i`` is drawn with probability
+    ``weight_i / total``, exactly."""
+
+    __slots__ = ("hand", "rng", "decided")
+
+    def __init__(self, hand: int | None, seed: int) -> None:
+        self.hand = hand
+        self.rng = random.Random(f"{seed}:{hand}:mix")
+        #: The record's ``mixes``: ``[action index, [[weight, word, value], ...], drawn]``.
+        self.decided: list[list] = []
+
+    def draw(self, items: list[tuple[int, bytes, int]], action: int) -> int:
+        """Draw one of ``items`` (``(weight, word, value)``), the mix that decides the hand's
+        action number ``action``; return its index, and keep the mix for the record."""
+        total = 0
+        for item in items:
+            total += item[0]
+        point = self.rng.randrange(total)
+        drawn = 0
+        while point >= items[drawn][0]:
+            point -= items[drawn][0]
+            drawn += 1
+        self.decided.append([action, [[w, word.decode(), value] for w, word, value in items],
+                             drawn])
+        return drawn
 
 
 def _case(reply: bytes, word: bytes) -> str:
