@@ -314,8 +314,8 @@ def _defer(config: MatchConfig) -> bool:
 
 
 def _person_at_table(config: MatchConfig) -> bool:
-    """Whether a seat has a reply limit of its own: a person plays it."""
-    return any(bot.reply_limit is not None for bot in config.bots)
+    """Whether a person plays a seat (:attr:`~pokerbots.server.seats.bots.BotSpec.person`)."""
+    return any(bot.person for bot in config.bots)
 
 
 def _pin(cpu: int) -> None:

@@ -31,10 +31,8 @@ from pokerbots.server.games.engine.betting import Hand
 #: cost a generic call per line of every message).
 FIELDS: Final = ("Board", "Pot", "Stacks", "Raise", "Totals")
 
-#: ``Action: <word> <value>`` lines by (word, value): a blind, a fold. 4096: the amounts of
-#: one match (a few hundred in no-limit).
-_ACTIONS: Final[Memo[tuple[str, int], bytes]] = Memo("render.actions", 4096)
-#: ``Action: BET <value>`` lines by value, one a decision (most of them). 4096, as above.
+#: ``Action: BET <value>`` lines by value, one a decision (most of them). 4096: the amounts
+#: one match's bots bet (a few hundred in no-limit).
 _BETS: Final[Memo[int, bytes]] = Memo("render.bets", 4096)
 #: ``Action: PASS <chips>`` lines by chips, several in every play message. 4096, as above.
 _PASSES: Final[Memo[int, bytes]] = Memo("render.passes", 4096)
@@ -49,7 +47,8 @@ _END_ACTIONS: Final[Memo[tuple[str, ...], list[bytes]]] = Memo("render.end_actio
 _RAISES: Final[Memo[tuple[int, int], str]] = Memo("render.raises", 4096)
 #: The ``Stacks:`` and ``Totals:`` values for every view at once, by the chips they show: the
 #: same stacks recur after the same calls. 4096: a table's chip counts within a few hands.
-_CHIPS: Final[Memo[tuple[int, ...], tuple[str, list[int], int]]] = Memo("render.chips", 4096)
+_CHIPS: Final[Memo[tuple[int, ...], tuple[str, tuple[int, ...], int]]] = Memo("render.chips",
+                                                                             4096)
 
 #: A player who folded on an earlier street.
 _FOLDED: Final = b"Action: FOLD 0\n"
@@ -58,11 +57,8 @@ _Lines = list[tuple[str, int]]
 
 
 def action_line(word: str, value: int) -> bytes:
-    """``Action: BET 2\\n``."""
-    line = _ACTIONS.get((word, value))
-    if line is None:
-        line = _ACTIONS.keep((word, value), f"Action: {word} {value}\n".encode())
-    return line
+    """``Action: FOLD 1\\n`` (a blind, a fold: the lines made once a hand or less)."""
+    return f"Action: {word} {value}\n".encode()
 
 
 def cards_text(cards: tuple[str, ...]) -> str:
@@ -294,7 +290,7 @@ class _Ring:
         self.keep = keep
         self.chips: list[int] = []
         self.text = ""
-        self.cuts: list[int] = []
+        self.cuts: tuple[int, ...] = ()
         self.width = 0
 
     def view(self, chips: list[int], view: int) -> str:
@@ -322,7 +318,8 @@ class _Ring:
                 cuts.append(at)
                 at += len(text) + 1
             once = ",".join(texts)
-            made = (once + "," + once, cuts, len(once))
+            # (Tuples of texts and ints only: the collector stops looking at them.)
+            made = (once + "," + once, tuple(cuts), len(once))
             if self.keep:
                 _CHIPS.keep(key, made)
         self.text, self.cuts, self.width = made
