@@ -74,7 +74,8 @@ def test_a_bot_that_never_mixes_leaves_every_byte_as_before(tmp_path, game):
     assert "mixes" not in (folder / "hands.jsonl").read_text()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", ["kuhn", "holdem-nl", *[
+    pytest.param(game, marks=pytest.mark.slow) for game in ("leduc", "holdem-limit")]])
 def test_a_match_of_mixing_bots_draws_each_mix_as_declared_and_replays_from_its_seed(
         tmp_path, game):
     folder = match(tmp_path / "a", game, MIXER, MIXER, MIXER)
