@@ -66,6 +66,9 @@ class DrawingSeat:
 
     ``plays`` keeps every ``play`` message and the line the client wrote for it (the mix
     itself); ``drawn`` counts the plays where the action drawn was not the mix's first item.
+    ``sent`` and ``written`` are the seat's whole transcript: every message, and every line the
+    client wrote (with its newline), mixes as written: what a bot program given ``sent`` must
+    write.
     """
 
     def __init__(self, client: Client, rng: random.Random) -> None:
@@ -73,9 +76,22 @@ class DrawingSeat:
         self.rng = rng
         self.plays: list[tuple[bytes, bytes]] = []
         self.drawn = 0
+        self._sent: list[bytes] = []
+        self._written: list[bytes] = []
+
+    @property
+    def sent(self) -> bytes:
+        return b"".join(self._sent)
+
+    @property
+    def written(self) -> bytes:
+        return b"".join(self._written)
 
     def receive(self, message: bytes) -> bytes | None:
         reply = self.client.receive(message)
+        self._sent.append(message)
+        if reply is not None:
+            self._written.append(reply + b"\n")
         if reply is None or not message.startswith(b"play\n"):
             return reply
         self.plays.append((message, reply))
