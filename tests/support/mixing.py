@@ -4,13 +4,19 @@ whether the server takes them.
 :class:`DrawingSeat` puts a client that answers with mixes at a table of the referee that
 takes single actions only: it reads each mix, draws an item as the dealer would and hands the
 referee that action, so a mixing bot's bookkeeping (its ``Money`` lines, checked by the
-referee) is tested against the real referee. :func:`require_mixing_server` skips a test that
-needs the server itself to take ``MIX``, until it does.
+referee) is tested against the real referee; :class:`ProcessSeat` puts a real bot program
+in such a seat. :func:`require_mixing_server` skips a test that needs the server itself to
+take ``MIX``, until it does.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import select
+import subprocess
+import tempfile
+import time
 from fractions import Fraction
 
 import pytest
@@ -100,6 +106,59 @@ class DrawingSeat:
         action = draw(reply, self.rng)
         self.drawn += action != read_mix(reply)[0][1]
         return action
+
+
+class ProcessSeat:
+    """A seat of :func:`play_local` answered by a real bot process, ``argv`` started in
+    ``cwd`` with ``POKERBOTS_GAME`` set: each message is written to its stdin, and the reply
+    is the next line it writes (None when it exits, or writes no line within ``timeout``
+    seconds, a bound only against a test that would never end). :meth:`close` ends the
+    round: the exit code, its stderr kept in :attr:`stderr`."""
+
+    def __init__(self, argv: list[str], *, game: str, cwd=None, timeout: float = 60.0) -> None:
+        self._errors = tempfile.TemporaryFile()
+        env = {**os.environ, "POKERBOTS_GAME": game, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=self._errors, cwd=cwd, env=env)
+        self.timeout = timeout
+        self.stderr = ""
+        self._buffer = b""
+
+    def receive(self, message: bytes) -> bytes | None:
+        try:
+            self.process.stdin.write(message)
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            return None
+        deadline = time.monotonic() + self.timeout
+        output = self.process.stdout.fileno()
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([output], [], [], left)[0]:
+                return None
+            chunk = os.read(output, 1 << 16)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line
+
+    def close(self) -> int:
+        """Close the bot's input, wait for it to exit, and return its exit code."""
+        try:
+            self.process.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            code = self.process.wait(self.timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = self.process.wait()
+        self.process.stdout.close()
+        self._errors.seek(0)
+        self.stderr = self._errors.read().decode(errors="replace")
+        self._errors.close()
+        return code
 
 
 _TAKES_MIX: list[bool] = []
