@@ -19,13 +19,15 @@ import sys
 import threading
 from collections.abc import Callable
 
-from pokerbots.protocol.wire import MAX_DIGITS, join, parse_list, rotate
+from pokerbots.protocol.wire import MAX_DIGITS, join, parse_list
 from pokerbots.server.games.base import (
+    BySeat,
     CertifyCase,
     Deal,
     Game,
     GameType,
     Option,
+    RoundFact,
     Shuffled,
     Street,
     Structure,
@@ -182,12 +184,14 @@ def _make(type: GameType, players: int, *, stack: object = 2000, small_blind: ob
         raise ValueError("give --ante (every player antes) or --big-blind-ante (the big blind"
                          " antes for the table), not both")
     limit = type is LIMIT
+    bet_sizes: tuple[int, int] = (0, 0)
     if limit:
         small_bet = _whole("the small bet", 10 if small_bet is None else small_bet)
         big_bet = _whole("the big bet", 20 if big_bet is None else big_bet)
         if not 0 < small_bet <= big_bet:
             raise ValueError(f"bet sizes must satisfy 0 < small <= big, not {small_bet}/{big_bet}")
         sizes = (small_bet, small_bet, big_bet, big_bet)
+        bet_sizes = (small_bet, big_bet)
     else:
         if small_bet is not None or big_bet is not None:
             raise ValueError("bet sizes apply to limit Hold'em only")
@@ -202,21 +206,21 @@ def _make(type: GameType, players: int, *, stack: object = 2000, small_blind: ob
         stacks=stacks, dead_ante=ante or big_blind_ante, big_blind_ante=bool(big_blind_ante))
     same = len(set(stacks)) == 1
 
-    def round_fields(game: Game, view: int) -> list[tuple[str, str]]:
-        # One stack for all, or each seat's (you first); an ante line only when there is one.
-        fields = [("Game", type.name),
-                  ("Stack", str(stacks[0]) if same else join(rotate(list(stacks), view)))]
+    def round_facts(game: Game) -> list[RoundFact]:
+        # One stack for all, or each seat's; an ante line only when there is one.
+        facts: list[RoundFact] = [("Game", type.name),
+                                  ("Stack", stacks[0] if same else BySeat(stacks))]
         if ante:
-            fields.append(("Ante", str(ante)))
+            facts.append(("Ante", ante))
         elif big_blind_ante:
-            fields.append(("BigBlindAnte", str(big_blind_ante)))
-        fields.append(("StackMode", "carry" if carried else "reset"))
+            facts.append(("BigBlindAnte", big_blind_ante))
+        facts.append(("StackMode", "carry" if carried else "reset"))
         if limit:
-            fields.append(("BetSizes", f"{small_bet},{big_bet}"))
-        return fields
+            facts.append(("BetSizes", bet_sizes))
+        return facts
 
     return Game(type, players, structure, deck=DECK, hole_cards=2, rank=rank,
-                parse_deal=parse_deal, carry=carried, round_fields=round_fields,
+                parse_deal=parse_deal, carry=carried, round_facts=round_facts,
                 ranking=ranking)
 
 

@@ -72,7 +72,7 @@ def make(players: int) -> Game:
 
     return Game(LEDUC, players, STRUCTURE, deck=tuple(r for r in ranks for _ in "12"),
                 hole_cards=1, rank=rank, parse_deal=parse_deal,
-                round_fields=lambda game, view: [("Game", LEDUC.name)])
+                round_facts=lambda game: [("Game", LEDUC.name)])
 
 
 def certify_cases() -> tuple[CertifyCase, ...]:
