@@ -290,9 +290,9 @@ def _read_item(part: str, place: int, before: list[tuple[int, bytes, int]],
     except WireError as exc:
         raise MixError(f"{name} is not a weight and a reply: {exc}", place, part) from None
     if legal is not None:
-        why = legal.refusal(word, value)
-        if why is not None:
-            raise MixError(f"{name} is not legal here: {why}", place, part)
+        refusal = legal.refusal(word, value)
+        if refusal is not None:
+            raise MixError(f"{name} is not legal here: {refusal}", place, part)
     for k in range(len(before)):
         if before[k][1] == word and before[k][2] == value:
             raise MixError(f"{name} repeats the reply of item {k + 1}: each reply may appear"

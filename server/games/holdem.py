@@ -381,11 +381,11 @@ def certify_cases(limit: bool) -> tuple[CertifyCase, ...]:
                                  "r c"))
     else:
         cases += [
-            # The button goes all-in for 2000, the small blind folds, BOT (the big blind) has
-            # 50: calling puts it all-in, and no raise is allowed (a raise in a mix is illegal,
-            # and an all-in listed beside the call repeats it).
-            CertifyCase("mix: no raise allowed", 3, 2, (Shuffled(1, 92),), "a", scripts={1: "f"},
-                        options={"--stack": "2000,2000,50"}),
+            # Four players: the first to act goes all-in for 2000 and BOT (the button) has 50:
+            # calling puts it all-in, and no raise is allowed (a raise in a mix is illegal, and
+            # an all-in listed beside the call repeats it); the blinds fold.
+            CertifyCase("mix: no raise allowed", 4, 0, (Shuffled(1, 92),), "f", scripts={3: "a"},
+                        options={"--stack": "50,2000,2000,2000"}),
             # BOT (the button) first with 14 digits of chips: a raise range of a hundred
             # thousand billion sizes, more than a mix may list (64 items), in the longest
             # numbers a reply may carry.
