@@ -82,10 +82,8 @@ class HandHistory:
         if headed:
             lines.append(self._heading(0, board))
         actions: list[list] = record["actions"]
-        mixes: list[list] | None = record.get("mixes")
-        mixed = -1 if not mixes else 0  # the next mix, in mixes (-1: none left)
-        for k in range(len(actions)):
-            played = actions[k]
+        first = len(lines)  # the first action's line (the street headings come between)
+        for played in actions:
             seat: int = played[0]
             word: str = played[1]
             value: int = played[2]
@@ -98,14 +96,12 @@ class HandHistory:
                 if headed:
                     lines.append(self._heading(street, board))
             folds = word == "FOLD"
-            line = phrases.action(seat, folds, value, front, ante if street == 0 else 0,
-                                  earlier[seat] + value, stacks[seat] if stacks else 0)
-            if mixed >= 0 and mixes is not None and mixes[mixed][0] == k:
-                line += drawn(mixes[mixed])
-                mixed = mixed + 1 if mixed + 1 < len(mixes) else -1
-            lines.append(line)
+            lines.append(phrases.action(seat, folds, value, front, ante if street == 0 else 0,
+                                        earlier[seat] + value, stacks[seat] if stacks else 0))
             if not folds and value != front[seat]:
                 front[seat] = value
+        if "mixes" in record:  # a hand without mixes pays for this test alone
+            self._say_drawn(lines, first, record["mixes"], board)
         # Streets dealt with no betting left (everyone all-in but one, or all).
         streets = len(self.streets)
         while headed and street + 1 < streets and self.shown_after[street + 1] <= len(board):
@@ -133,6 +129,23 @@ class HandHistory:
         results = ", ".join([str(d) if d < 0 else "+" + str(d) for d in deltas])
         lines.append(f"  result: {results}; bankrolls: {', '.join([str(b) for b in bankrolls])}")
         return "\n".join(lines) + "\n\n"
+
+    def _say_drawn(self, lines: list[str], first: int, mixes: list[list], board: list[str]
+                   ) -> None:
+        """Add :func:`~pokerbots.server.hands.words.drawn` to the line of each action that a mix
+        decided: ``lines[first:]`` are the hand's action lines, in order, and its street
+        headings."""
+        headings = {self._heading(s, board) for s in range(len(self.streets))} \
+            if self.headed else set()
+        decided = {mix[0]: mix for mix in mixes}
+        action = 0
+        for i in range(first, len(lines)):
+            if lines[i] in headings:
+                continue
+            mix = decided.get(action)
+            if mix is not None:
+                lines[i] += drawn(mix)
+            action += 1
 
     def _heading(self, street: int, board: list[str]) -> str:
         cards = " ".join(board[: self.shown_after[street]])
