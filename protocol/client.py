@@ -17,6 +17,16 @@ button, and :attr:`State.legal`, the legal replies as exact strings (``state.che
 ``state.fold()`` (``None`` when folding is not allowed), ``state.raise_to(v)``,
 ``state.raise_range``).
 
+A bot may also answer with a mix: ``state.mix({reply: weight, ...})`` returns the ``MIX``
+line (``'MIX 3 BET 1,1 BET 2'``: check three times in four, bet once); the server draws one
+item with probability weight / total and plays it. Weights are whole numbers from 1 to
+:data:`MIX_MAX_WEIGHT`, at most :data:`MIX_MAX_ITEMS` items, each a legal reply given once;
+:func:`integer_weights` turns exact probabilities (fractions) into such weights, and
+:meth:`State.raise_sizes` picks a bounded number of raise sizes from a wide range. The action
+drawn reaches every bot in the next message's ``Action`` lines, as any other action does: the
+client keeps its bookkeeping from the server's messages, so nothing changes for the bot, which
+must not assume which item was played.
+
 For hooks (start and end of round and hand), subclass :class:`Bot` and pass an instance to
 :func:`run`. The protocol machinery itself is :class:`Client`, a sans-I/O object: feed it the
 server's lines (:meth:`Client.feed`) or whole messages (:meth:`Client.receive`) and it returns
@@ -27,11 +37,14 @@ The protocol is described in PROTOCOL.md beside this file.
 
 from __future__ import annotations
 
+import math
+import operator
 import os
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from pokerbots.protocol import games
 from pokerbots.protocol.games import GameRules
@@ -46,12 +59,13 @@ from pokerbots.protocol.wire import (
     parse_fields,
     parse_list,
     parse_pots,
+    read_action,
 )
 
 __all__ = [
     "Bot", "Client", "HandResult", "Legal", "ProtocolError", "RoundInfo", "State", "run",
     "format_money", "parse_action", "parse_cards", "parse_list", "parse_pots", "kuhn_history",
-    "seeded_random",
+    "seeded_random", "MIX_MAX_ITEMS", "MIX_MAX_WEIGHT", "integer_weights", "mix_reply",
 ]
 
 
@@ -78,6 +92,116 @@ def seeded_random(seed: int | None = None) -> random.Random:
         text = os.environ.get(SEED_VARIABLE, "")
         seed = int(text) if text.isdigit() else None
     return random.Random(seed)
+
+
+# -- mixed replies -------------------------------------------------------------------------------
+
+#: The largest weight of a mixed reply's item, and the most items a mix may have (PROTOCOL.md,
+#: "Mixed replies").
+MIX_MAX_WEIGHT = 10**6
+MIX_MAX_ITEMS = 64
+
+
+def _mix_items(weights) -> list[tuple[str, int]]:
+    """``{reply: weight}`` or ``(reply, weight)`` pairs, as a list of pairs."""
+    if isinstance(weights, Mapping):
+        return list(weights.items())
+    try:
+        return [(reply, weight) for reply, weight in weights]
+    except (TypeError, ValueError):
+        raise ProtocolError(f"a mix is a dict {{reply: weight}} or (reply, weight) pairs,"
+                            f" not {weights!r}") from None
+
+
+def _mix_refusal(legal: Legal, items: list[tuple[str, int]]) -> str | None:
+    """Why ``items`` (reply, weight) is not a mix the server would take here, or None."""
+    if not items:
+        return "a mix needs at least one item"
+    if len(items) > MIX_MAX_ITEMS:
+        return f"a mix has at most {MIX_MAX_ITEMS} items, not {len(items)}"
+    seen = set()
+    for reply, weight in items:
+        if not isinstance(weight, bool) and hasattr(weight, "__index__"):
+            weight = operator.index(weight)  # numpy's integers, for instance
+        if not isinstance(reply, str):
+            return (f"{reply!r} is not a reply: give the strings state.check_or_call(),"
+                    f" state.fold() or state.raise_to(v) return (state.fold() is None when"
+                    f" checking is free)")
+        if type(weight) is not int or not 1 <= weight <= MIX_MAX_WEIGHT:
+            return (f"the weight of {reply!r} must be a whole number from 1 to"
+                    f" {MIX_MAX_WEIGHT}, not {weight!r}")
+        try:
+            word, value = read_action(reply.encode())
+        except WireError as exc:
+            return f"{reply!r} is not a reply: {exc}"
+        if reply != f"{word.decode()} {value}":
+            return f"{reply!r} is not a reply as the protocol writes it: {word.decode()} {value}"
+        why = legal.refusal(word, value)
+        if why is not None:
+            return f"{reply!r} is not legal here: {why}"
+        if reply in seen:
+            return f"{reply!r} appears twice in the mix"
+        seen.add(reply)
+    return None
+
+
+def _read_mix(line: str) -> list[tuple[str, int]] | str:
+    """The items (reply, weight) of a ``MIX`` line, or why it is not one."""
+    items: list[tuple[str, int]] = []
+    for part in line[4:].split(","):
+        weight, space, reply = part.partition(" ")
+        if not (space and weight.isascii() and weight.isdigit()) or (
+                weight[0] == "0" and len(weight) > 1):
+            return (f"{part!r} is not an item: each is a weight (a whole number), a space and a"
+                    f" reply, and the items are separated by commas")
+        if len(weight) > len(str(MIX_MAX_WEIGHT)):
+            return (f"the weight of {reply!r} must be a whole number from 1 to"
+                    f" {MIX_MAX_WEIGHT}, not {weight}")
+        items.append((reply, int(weight)))
+    return items
+
+
+def mix_reply(legal: Legal, weights) -> str:
+    """The reply that plays each of ``weights``' replies with probability weight / total:
+    ``{'BET 1': 3, 'BET 2': 1}`` -> ``'MIX 3 BET 1,1 BET 2'`` (in the order given); a mix of
+    one item is that reply (``'BET 1'``). ``weights`` is a dict ``{reply: weight}`` or
+    ``(reply, weight)`` pairs; each reply a legal one (as :meth:`Legal.check_or_call`,
+    :meth:`Legal.fold` and :meth:`Legal.raise_to` write it) given once, each weight a whole
+    number from 1 to :data:`MIX_MAX_WEIGHT`, at most :data:`MIX_MAX_ITEMS` items. Anything
+    else raises :class:`ProtocolError`, naming the item and the legal replies."""
+    items = _mix_items(weights)
+    why = _mix_refusal(legal, items)
+    if why is not None:
+        raise ProtocolError(f"{why}; legal: {legal.describe()}")
+    if len(items) == 1:
+        return items[0][0]
+    return "MIX " + ",".join([f"{operator.index(weight)} {reply}" for reply, weight in items])
+
+
+def integer_weights(shares) -> dict:
+    """Exact probabilities (or any non-negative shares: ints, Fractions) as the smallest whole
+    weights in the same proportions, for :func:`mix_reply`: ``{'BET 1': Fraction(2, 3),
+    'BET 2': Fraction(1, 3)}`` -> ``{'BET 1': 2, 'BET 2': 1}``. Keys keep their order; a share
+    of 0 is left out. ValueError when a share is negative or not exact (a float: give
+    ``Fraction(x).limit_denominator(...)``), when all are 0, or when the weights would exceed
+    :data:`MIX_MAX_WEIGHT`."""
+    fractions = {}
+    for key, share in shares.items():
+        if isinstance(share, float) or not isinstance(share, (int, Fraction)) or share < 0:
+            raise ValueError(f"the share of {key!r} must be a non-negative int or Fraction,"
+                             f" not {share!r}")
+        if share:
+            fractions[key] = Fraction(share)
+    if not fractions:
+        raise ValueError("every share is 0: a mix needs at least one item")
+    scale = math.lcm(*[f.denominator for f in fractions.values()])
+    whole = {key: int(f * scale) for key, f in fractions.items()}
+    common = math.gcd(*whole.values())
+    weights = {key: w // common for key, w in whole.items()}
+    if max(weights.values()) > MIX_MAX_WEIGHT:
+        raise ValueError(f"these shares need weights above {MIX_MAX_WEIGHT}: round them first"
+                         f" (Fraction.limit_denominator)")
+    return weights
 
 
 # -- what a bot sees -----------------------------------------------------------------------------
@@ -178,6 +302,26 @@ class State:
 
     def all_in(self) -> str | None:
         return self.legal.all_in()
+
+    def mix(self, weights) -> str:
+        """A mixed reply: ``{reply: weight, ...}`` (or ``(reply, weight)`` pairs) ->
+        ``'MIX 3 BET 1,1 BET 2'``; the server plays each reply with probability weight /
+        total. See :func:`mix_reply` (ProtocolError for a mix the server would refuse)."""
+        return mix_reply(self.legal, weights)
+
+    def raise_sizes(self, most: int) -> list[int]:
+        """The legal bet or raise values, lowest first: all of them when the range holds at
+        most ``most``, else ``most`` of them spread evenly from the minimum to the maximum,
+        both included (the i-th is ``min + i * (max - min) // (most - 1)``); ``[]`` when no
+        raise is allowed. For a mix over a wide no-limit range."""
+        if most < 2:
+            raise ValueError(f"most must be at least 2, not {most}")
+        if self.legal.raise_range is None:
+            return []
+        low, high = self.legal.raise_range
+        if high - low < most:
+            return list(range(low, high + 1))
+        return [low + i * (high - low) // (most - 1) for i in range(most)]
 
 
 @dataclass(slots=True)
@@ -531,7 +675,14 @@ class Client:
             raise ProtocolError(f"decide() returned {reply!r}; it must return a reply string "
                                 f"such as {legal.check_or_call()!r}")
         if self.check and not legal.is_legal(reply):
-            raise ProtocolError(f"decide() returned {reply!r}, which is not legal here; legal:"
+            why = "which is not legal here"
+            if reply.startswith("MIX "):
+                items = _read_mix(reply)
+                refusal = items if isinstance(items, str) else _mix_refusal(legal, items)
+                if refusal is None:
+                    return reply.encode()
+                why = f"a mix the server would refuse: {refusal}"
+            raise ProtocolError(f"decide() returned {reply!r}, {why}; legal:"
                                 f" {legal.describe()}")
         return reply.encode()
 
