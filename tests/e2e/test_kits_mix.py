@@ -30,7 +30,7 @@ from pokerbots.server.play import smoke_random
 from pokerbots.server.referee.driver import play_local
 from pokerbots.server.referee.referee import Referee
 
-from mixing import DrawingSeat, ProcessSeat, read_mix, require_mixing_server
+from mixing import DrawingSeat, ProcessSeat, read_mix
 from processes import only_match_dir, pokerbots
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,7 +219,6 @@ def test_kits_bot_with_mix_writes_the_librarys_lines_whatever_is_drawn(kit, game
 
 def test_kits_bot_with_mix_plays_a_real_match_in_every_game(kit, tmp_path):
     """The server draws the kit's mixes; the record keeps each, its drawn item the action."""
-    require_mixing_server()
     for number, game in enumerate(GAMES):
         logs = tmp_path / game
         result = pokerbots("run", "-g", game, f"{kit.entry} --mix", RANDOM_MIX, kit.entry,
