@@ -361,10 +361,37 @@ def certify_cases(limit: bool) -> tuple[CertifyCase, ...]:
                               "--bet-sizes": "24999999999999/49999999999998"} if limit
                              else {"--stack": "99999999999999"})),
     ]
+    # The decisions where a mixed reply (PROTOCOL.md, "Mixed replies") is most easily got
+    # wrong. Three players, the button on seat 0: it acts first before the flop, seat 1 after.
+    cases += [
+        # BOT (the button) first: the one raise it may make is the smallest and the largest
+        # (no-limit: its stack of 20 makes the minimum raise all-in; limit: always).
+        CertifyCase("mix: one raise size", 3, 0, (Shuffled(1, 91),), "c",
+                    options={} if limit else {"--stack": "20,2000,2000"}),
+        # BOT holds the royal flush on the river and seat 1 bets into it: folding is never
+        # right (a mix that writes it with weight 0 is refused).
+        CertifyCase("mix: a sure answer", 3, 2, ("7c2d 9s8s Th3d | Ah Kh Qh Jh 2c",),
+                    "c|c|c|r", scripts={0: "c"},
+                    reach=r"play\nAction: PASS 0\nAction: PASS 0\nAction: BET [1-9]\d*\n"
+                          r"Board: Ah Kh Qh Jh 2c\n"),
+    ]
     if limit:
         # Three raises before BOT (the big blind): the cap of four bets is reached.
         cases.append(CertifyCase("raise cap", 4, 2, ("AsAd 2c7d KsKd QsQc | 3c 8h 9d 4s 2h",),
                                  "r c"))
+    else:
+        cases += [
+            # The button goes all-in for 2000, the small blind folds, BOT (the big blind) has
+            # 50: calling puts it all-in, and no raise is allowed (a raise in a mix is illegal,
+            # and an all-in listed beside the call repeats it).
+            CertifyCase("mix: no raise allowed", 3, 2, (Shuffled(1, 92),), "a", scripts={1: "f"},
+                        options={"--stack": "2000,2000,50"}),
+            # BOT (the button) first with 14 digits of chips: a raise range of a hundred
+            # thousand billion sizes, more than a mix may list (64 items), in the longest
+            # numbers a reply may carry.
+            CertifyCase("mix: a wide raise range", 3, 0, (Shuffled(1, 93),), "c",
+                        options={"--stack": "99999999999999"}),
+        ]
     return tuple(cases)
 
 

@@ -2,7 +2,8 @@
 
 Written like a poker site's hand history: the forced bets posted, every action (``checks``,
 ``calls 10``, ``bets 20``, ``raises to 60``, ``and is all-in``) naming the player by label and
-seat, street headings with the board, the uncalled bet returned, what is shown and won.
+seat, ``(drawn, 2/4)`` after an action a mixed reply's draw chose (with its probability),
+street headings with the board, the uncalled bet returned, what is shown and won.
 The words of each action are :mod:`pokerbots.server.hands.words`'s, as in the site's replayer.
 ``hands.txt`` is rendered from each hand's record as the match writes it (the logs' writer),
 and ``pokerbots show`` renders the same from ``hands.jsonl`` at any time. Compiled with the
@@ -12,7 +13,7 @@ per-message modules (see setup.py): every hand of a match is rendered.
 from __future__ import annotations
 
 from pokerbots.server.hands.record import HandRecord
-from pokerbots.server.hands.words import Phrases, all_in
+from pokerbots.server.hands.words import Phrases, all_in, drawn
 
 
 def render_hand(record: HandRecord, labels: list[str], streets=(), ante: int = 0) -> str:
@@ -81,7 +82,10 @@ class HandHistory:
         if headed:
             lines.append(self._heading(0, board))
         actions: list[list] = record["actions"]
-        for played in actions:
+        mixes: list[list] | None = record.get("mixes")
+        mixed = -1 if not mixes else 0  # the next mix, in mixes (-1: none left)
+        for k in range(len(actions)):
+            played = actions[k]
             seat: int = played[0]
             word: str = played[1]
             value: int = played[2]
@@ -94,8 +98,12 @@ class HandHistory:
                 if headed:
                     lines.append(self._heading(street, board))
             folds = word == "FOLD"
-            lines.append(phrases.action(seat, folds, value, front, ante if street == 0 else 0,
-                                        earlier[seat] + value, stacks[seat] if stacks else 0))
+            line = phrases.action(seat, folds, value, front, ante if street == 0 else 0,
+                                  earlier[seat] + value, stacks[seat] if stacks else 0)
+            if mixed >= 0 and mixes is not None and mixes[mixed][0] == k:
+                line += drawn(mixes[mixed])
+                mixed = mixed + 1 if mixed + 1 < len(mixes) else -1
+            lines.append(line)
             if not folds and value != front[seat]:
                 front[seat] = value
         # Streets dealt with no betting left (everyone all-in but one, or all).

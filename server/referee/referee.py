@@ -25,6 +25,7 @@ from pokerbots.protocol.wire import GOODBYE, GOODBYE_BYTES, Kind, Legal, WireErr
 from pokerbots.server.errors import BotFault
 from pokerbots.server.games.base import Game, IllegalMove
 from pokerbots.server.games.engine.betting import Hand, start_hand
+from pokerbots.server.hands.record import HandRecord
 from pokerbots.server.referee.coalesce import (
     Ask,
     Coalescer,
@@ -48,7 +49,8 @@ class Referee:
     instead fixes the number of hands (the bots are then told ``EndProb: 0,1``). ``deals``
     gives the cards of each hand (the round also ends when it runs out); otherwise ``rng`` deals.
     ``rng`` also draws the first button (unless ``button`` is given) and the end of the round.
-    ``on_hand`` is called with a JSON-ready record of every hand as soon as it is over.
+    ``on_hand`` is called with the record of every hand
+    (:class:`~pokerbots.server.hands.record.HandRecord`) as soon as it is over.
     ``labels`` name the bots in their faults. ``seed`` is the match's seed: a mixed reply
     (``MIX``, PROTOCOL.md) is drawn from a generator of each hand's own,
     ``random.Random(f"{seed}:{hand}:mix")``, never from ``rng``, so that a round deals the
@@ -69,7 +71,7 @@ class Referee:
         hands: int | None = None,
         button: int | None = None,
         deals: Iterable | None = None,
-        on_hand: Callable[[dict], None] | None = None,
+        on_hand: Callable[[HandRecord], None] | None = None,
         labels: Sequence[str] | None = None,
         defer: bool = False,
         seed: int = 0,
@@ -316,13 +318,13 @@ class Referee:
                              received=reply, legal=legal) from None
         return "BET", value
 
-    def _settle(self, hand: Hand, number: int, button: int) -> dict:
+    def _settle(self, hand: Hand, number: int, button: int) -> HandRecord:
         """Credit the hand's result to the bankrolls; return its record for the logs."""
         n = self.players
         deltas = hand.deltas
         for s in range(n):
             self.bankrolls[s] += deltas[s]
-        record = {
+        record: HandRecord = {
             "hand": number,
             "button": button,
             "cards": [cards_text(hand.holes[s]) for s in range(n)],
@@ -333,7 +335,7 @@ class Referee:
             "deltas": list(deltas),
             "bankrolls": list(self.bankrolls),
         }
-        record.update(hand.record())
+        record.update(hand.record())  # type: ignore[typeddict-item]
         mixes = self._mixes
         if mixes is not None and mixes.hand == number:
             record["mixes"] = mixes.decided

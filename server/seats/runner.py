@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, cast
+from typing import Final
 
 import trio
 
@@ -284,11 +284,11 @@ class HandFeed:
         if read_end is not None:
             os.close(read_end)
 
-    def _hand(self, record: dict, previous) -> None:
+    def _hand(self, record: HandRecord,
+              previous: Callable[[HandRecord], None] | None) -> None:
         if previous is not None:
             previous(record)
-        # A HandRecord, typed as the referee's on_hand passes it: a plain dict.
-        line = (encode(public_view(cast(HandRecord, record))) + "\n").encode()
+        line = (encode(public_view(record)) + "\n").encode()
         for write_end in self.ends.values():
             try:
                 os.write(write_end, line)
