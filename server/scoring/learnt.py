@@ -58,8 +58,8 @@ REMEMBERED = 200_000
 
 #: An action as a record writes it: ``("BET", money in front after it)`` or ``("FOLD", v)``.
 Action = tuple[str, int]
-#: What a seat declared or did at one decision: each action and its probability.
-Choice = list[tuple[Action, Fraction]]
+#: What a seat declared or did at one decision: each action and its weight.
+Choice = list[tuple[Action, int]]
 #: The seats' equity shares for a set of seats still in (a tuple, in seat order).
 Equity = Callable[[tuple[int, ...]], list[float]]
 
@@ -98,21 +98,23 @@ class LearntPlay:
         return 0.0 if folds is None else folds[2]
 
     def learn(self, state: tuple | None, seat: int, street: int, facing: bool,
-              choice: Choice) -> None:
-        """Learn one decision: ``choice`` made by ``seat`` on ``street`` at the information
-        state ``state`` (see :func:`state_key`; None where the play is not learnt by state),
-        facing a bet or not."""
+              choice: Choice, total: int) -> None:
+        """Learn one decision: ``choice`` (each action with its weight, out of ``total``) made
+        by ``seat`` on ``street`` at the information state ``state`` (see :func:`state_key`;
+        None where the play is not learnt by state), facing a bet or not."""
         if self.by_state:
             seen = self._states.get(state)
             if seen is None:
                 seen = self._states[state] = _Mean()
-            if seen.add(choice):
+            if seen.add(choice, total):
                 self.changes += 1
         elif facing:
             folds = self._folds.get((seat, street))
             if folds is None:
                 folds = self._folds[seat, street] = [Fraction(0), 0, 0.0]
-            folds[0] += sum((p for (word, _), p in choice if word == "FOLD"), Fraction(0))
+            folded = sum(weight for (word, _), weight in choice if word == "FOLD")
+            if folded:
+                folds[0] += Fraction(folded, total)
             folds[1] += 1
             folds[2] = float(folds[0] / folds[1])
 
@@ -127,10 +129,11 @@ class _Mean:
         self.count = 0
         self.probabilities: tuple[tuple[Action, float], ...] = ()
 
-    def add(self, choice: Choice) -> bool:
-        """Add one choice; whether the mean changed."""
-        for action, p in choice:
-            self.sums[action] = self.sums.get(action, Fraction(0)) + p
+    def add(self, choice: Choice, total: int) -> bool:
+        """Add one choice (each action with its weight, out of ``total``); whether the mean
+        changed."""
+        for action, weight in choice:
+            self.sums[action] = self.sums.get(action, Fraction(0)) + Fraction(weight, total)
         self.count += 1
         mean = tuple((action, float(total / self.count))
                      for action, total in sorted(self.sums.items()) if total)

@@ -44,8 +44,6 @@ all-in adjustment within a hand and across seatings in a worker.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from pokerbots.server.games.base import Game
 from pokerbots.server.hands.record import HandRecord
 from pokerbots.server.scoring.equity import SAMPLES, Showdowns
@@ -225,6 +223,7 @@ class _Decisions:
         self.holes = _holes(record)
         self.history: list[tuple] = []
         self.learnt: list[tuple] = []
+        self.equities: dict[tuple, list[float]] = {}
 
     def decide(self, index: int, seat: int, word: str, value: int, street: int,
                stakes: list[int], live: list[int], mix: list | None, put_in: int,
@@ -237,11 +236,12 @@ class _Decisions:
         board = tuple(record.get("board", ())[:shown])
         history = tuple(self.history)
         if mix is None:
-            choice: Choice = [((word, value), _ONE)]
+            choice: Choice = [((word, value), 1)]
+            total = 1
         else:
             items = mix[1]
             total = sum(item[0] for item in items)
-            choice = [((item[1], item[2]), _fraction(item[0], total)) for item in items]
+            choice = [((item[1], item[2]), item[0]) for item in items]
             self._draw(seat, street, stakes, live, items, mix[2], total, put_in, board,
                        history, showdowns)
         key = None
@@ -249,7 +249,7 @@ class _Decisions:
             key = state_key(seat, record["button"], record["cards"][seat], board, self.stacks,
                             history)
         facing = stakes[seat] < max(stakes)
-        self.learnt.append((key, seat, street, facing, choice))
+        self.learnt.append((key, seat, street, facing, choice, total))
         self.history.append((seat, word, value))
 
     def _draw(self, seat: int, street: int, stakes: list[int], live: list[int], items: list,
@@ -259,35 +259,68 @@ class _Decisions:
         the values after each."""
         n = len(stakes)
         mean = [0.0] * n
-        after_drawn: list[float] = mean
-        for i, (weight, word, value) in enumerate(items):
-            after = self._value_after(seat, street, stakes, live, word, value, put_in, board,
-                                      history, showdowns)
-            if i == drawn:
-                after_drawn = after
-            for s in range(n):
-                mean[s] += weight * after[s]
-        for s in range(n):
-            self.luck[s] += after_drawn[s] - mean[s] / total
-
-    def _value_after(self, seat: int, street: int, stakes: list[int], live: list[int],
-                     word: str, value: int, put_in: int, board: tuple, history: tuple,
-                     showdowns: Showdowns) -> list[float]:
         lookahead = self.lookahead
         if lookahead is not None:
             node = lookahead.node(self.record["button"], self.stacks, history)
-            return lookahead.value(lookahead.child(node, (word, value)), self.holes, board,
-                                   street)
+            after_drawn = mean
+            for i, (weight, word, value) in enumerate(items):
+                after = lookahead.value(lookahead.child(node, (word, value)), self.holes,
+                                        board, street)
+                if i == drawn:
+                    after_drawn = after
+                for s in range(n):
+                    mean[s] += weight * after[s]
+        else:
+            # The coarse value after a raise to a stake x is, for each set of seats folding
+            # to it, affine in x between the chips of the seats that may call: the mean over
+            # the raises between two such levels is the value at their weighted mean stake.
+            top = max(stakes)
+            chips = self.stacks
+            levels = sorted({chips[s] for s in live if s != seat and stakes[s] < chips[s]}
+                            ) if chips is not None else []
+            raises: dict[int, list[int]] = {}
+            for weight, word, value in items:
+                stake = put_in + value
+                if word == "FOLD" or stake <= top:
+                    after = self._coarse_after(seat, street, stakes, live, word, stake,
+                                               showdowns)
+                    for s in range(n):
+                        mean[s] += weight * after[s]
+                else:
+                    level = sum(1 for chip in levels if chip < stake)
+                    group = raises.get(level)
+                    if group is None:
+                        group = raises[level] = [0, 0]
+                    group[0] += weight
+                    group[1] += weight * stake
+            for weight, stakes_sum in raises.values():
+                after = self._coarse_after(seat, street, stakes, live, "BET",
+                                           stakes_sum / weight, showdowns)
+                for s in range(n):
+                    mean[s] += weight * after[s]
+            _, word, value = items[drawn]
+            after_drawn = self._coarse_after(seat, street, stakes, live, word, put_in + value,
+                                             showdowns)
+        for s in range(n):
+            self.luck[s] += after_drawn[s] - mean[s] / total
+
+    def _coarse_after(self, seat: int, street: int, stakes: list[int], live: list[int],
+                      word: str, stake: float, showdowns: Showdowns) -> list[float]:
+        """The coarse value after ``seat``'s ``word`` leaving ``stake`` put in."""
         if word == "FOLD":
             live = [s for s in live if s != seat]
         else:
             stakes = list(stakes)
-            stakes[seat] = put_in + value
+            stakes[seat] = stake  # type: ignore[call-overload]
         shown = self.adjuster._shown_after[street]
+        equities = self.equities
 
         def equity(seats: tuple[int, ...]) -> list[float]:
-            return shares(showdowns.orders(list(seats), shown, exact_limit=EXACT_LIMIT),
-                          len(seats))
+            found = equities.get((seats, shown))
+            if found is None:
+                orders = showdowns.orders(list(seats), shown, exact_limit=EXACT_LIMIT)
+                found = equities[seats, shown] = shares(orders, len(seats))
+            return found
 
         play = self.play
         return coarse_value(stakes, live, self.stacks, lambda s: play.fold_chance(s, street),
@@ -296,13 +329,6 @@ class _Decisions:
     def learn(self) -> None:
         for decision in self.learnt:
             self.play.learn(*decision)
-
-
-_ONE = Fraction(1)
-
-
-def _fraction(weight: int, total: int) -> Fraction:
-    return Fraction(weight, total)
 
 
 def _holes(record: HandRecord) -> tuple[tuple[str, ...], ...]:
