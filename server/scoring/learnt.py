@@ -53,6 +53,8 @@ DEALS = 64
 #: The coarse play lets at most this many seats facing a bet fold (2^k cases); any further
 #: seat facing it calls (a table of more than seven).
 MOST_FACING = 6
+#: Fold frequencies are learnt for each of this many strengths of hand (:func:`strength`).
+STRENGTHS = 4
 #: Values remembered by a :class:`Lookahead` before it starts again.
 REMEMBERED = 200_000
 
@@ -76,14 +78,15 @@ class LearntPlay:
     first time, or a different mean there): the values worked out before a change may differ
     after it."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, *, by_state: bool | None = None) -> None:
         self.game = game
-        #: Whether the play is learnt at each information state (:func:`recurring`); else
-        #: each seat's fold frequencies are.
-        self.by_state = recurring(game)
+        #: Whether the play is learnt at each information state (by default where states
+        #: recur: :func:`recurring`); else each seat's fold frequencies are.
+        self.by_state = recurring(game) if by_state is None else by_state
         self.changes = 0
         self._states: dict[tuple, _Mean] = {}
-        self._folds: dict[tuple[int, int], list] = {}  # (seat, street) -> [sum, count, mean]
+        # (seat, street, strength or None for all) -> [sum, count, mean]
+        self._folds: dict[tuple[int, int, int | None], list] = {}
 
     def at(self, state: tuple) -> tuple[tuple[Action, float], ...] | None:
         """What the seat has played at the information state ``state`` (see
@@ -91,17 +94,21 @@ class LearntPlay:
         seen = self._states.get(state)
         return None if seen is None else seen.probabilities
 
-    def fold_chance(self, seat: int, street: int) -> float:
-        """How often ``seat`` has folded when facing a bet on ``street`` (0: never faced one),
-        in a game whose play is not learnt by state."""
-        folds = self._folds.get((seat, street))
+    def fold_chance(self, seat: int, street: int, strength: int) -> float:
+        """How often ``seat`` has folded when facing a bet on ``street`` with a hand of that
+        :func:`strength` (of all strengths while it has never faced one with it; 0 while it
+        has never faced one), in a game whose play is not learnt by state."""
+        folds = self._folds.get((seat, street, strength))
+        if folds is None:
+            folds = self._folds.get((seat, street, None))
         return 0.0 if folds is None else folds[2]
 
     def learn(self, state: tuple | None, seat: int, street: int, facing: bool,
-              choice: Choice, total: int) -> None:
+              choice: Choice, total: int, strength: int | None = None) -> None:
         """Learn one decision: ``choice`` (each action with its weight, out of ``total``) made
         by ``seat`` on ``street`` at the information state ``state`` (see :func:`state_key`;
-        None where the play is not learnt by state), facing a bet or not."""
+        None where the play is not learnt by state), facing a bet or not, with a hand of
+        that :func:`strength` (where the play is not learnt by state)."""
         if self.by_state:
             seen = self._states.get(state)
             if seen is None:
@@ -109,14 +116,22 @@ class LearntPlay:
             if seen.add(choice, total):
                 self.changes += 1
         elif facing:
-            folds = self._folds.get((seat, street))
-            if folds is None:
-                folds = self._folds[seat, street] = [Fraction(0), 0, 0.0]
             folded = sum(weight for (word, _), weight in choice if word == "FOLD")
-            if folded:
-                folds[0] += Fraction(folded, total)
-            folds[1] += 1
-            folds[2] = float(folds[0] / folds[1])
+            for key in ((seat, street, strength), (seat, street, None)):
+                folds = self._folds.get(key)
+                if folds is None:
+                    folds = self._folds[key] = [Fraction(0), 0, 0.0]
+                if folded:
+                    folds[0] += Fraction(folded, total)
+                folds[1] += 1
+                folds[2] = float(folds[0] / folds[1])
+
+
+def strength(share: float) -> int:
+    """A hand's strength as the fold frequencies are learnt by: which :data:`STRENGTHS`-th
+    of the pot it would win at a showdown of the seats still in (the server sees every
+    card: it is the seat's equity, not what the seat can know of it)."""
+    return min(STRENGTHS - 1, int(share * STRENGTHS))
 
 
 class _Mean:

@@ -55,6 +55,7 @@ from pokerbots.server.scoring.learnt import (
     coarse_value,
     shares,
     state_key,
+    strength,
 )
 
 #: Adjusted values are whole multiples of 1/SCALE chip (a power of two: sums are exact).
@@ -77,12 +78,14 @@ class LuckAdjuster:
     there every bot holds every seat's cards equally often, so any ``K`` common to the
     seatings cancels out of each deal set's sum (the duplicate has already taken that luck
     out), while slopes learnt apart, match by match, would only add noise. Once a hand has had
-    a mix, the seats' play is learnt (:class:`~.learnt.LearntPlay`) for the draws' values and,
-    in the smallest games, the deal's (see the module's docstring)."""
+    a mix, the seats' play is learnt (:class:`~.learnt.LearntPlay`: by information state or
+    not as ``by_state`` says, by default where states recur) for the draws' values and, in
+    the smallest games, the deal's (see the module's docstring)."""
 
-    def __init__(self, game: Game, *, learn: bool = True) -> None:
+    def __init__(self, game: Game, *, learn: bool = True, by_state: bool | None = None) -> None:
         self.game = game
         self.learn = learn
+        self._by_state = by_state
         self._sxy = 0.0
         self._sxx = 0.0
         self._play: LearntPlay | None = None
@@ -95,15 +98,23 @@ class LuckAdjuster:
             shown += street.board
             self._shown_after.append(shown)
 
+    @property
+    def play(self) -> LearntPlay | None:
+        """The seats' play learnt so far (None until a hand has had a mix)."""
+        return self._play
+
     def slope(self, forced_pot: int) -> float:
         """The deal's ``K`` for the next hand, whose forced bets make ``forced_pot``."""
         if not self.learn:
             return 0.0
         return max(0.0, (self._sxy + PRIOR * forced_pot) / (self._sxx + PRIOR))
 
-    def adjust(self, record: HandRecord, showdowns: Showdowns) -> list[float]:
+    def adjust(self, record: HandRecord, showdowns: Showdowns, *,
+               learning: bool = True) -> list[float]:
         """Each seat's luck-adjusted result for the hand ``record`` (a referee's hand
-        record), counting equities with ``showdowns`` (made for this record)."""
+        record), counting equities with ``showdowns`` (made for this record). Without
+        ``learning`` the hand is valued by what the hands before it taught and teaches
+        nothing: the next hand is valued as if it had not been played."""
         game = self.game
         n = game.players
         deltas = record["deltas"]
@@ -114,7 +125,7 @@ class LuckAdjuster:
         board = len(record.get("board", ()))
         mixes = {mix[0]: mix for mix in record.get("mixes", ())}
         if mixes and self._play is None:
-            self._play = LearntPlay(game)
+            self._play = LearntPlay(game, by_state=self._by_state)
             if self._play.by_state:
                 self._lookahead = Lookahead(game, self._play)
         play = self._play
@@ -174,9 +185,10 @@ class LuckAdjuster:
             for s, share in zip(active, w):
                 x = share - fair
                 adjusted[s] -= slope * x
-                self._sxy += residual[s] * x
-                self._sxx += x * x
-        if deciding is not None:
+                if learning:
+                    self._sxy += residual[s] * x
+                    self._sxx += x * x
+        if deciding is not None and learning:
             deciding.learn()
             self._deal_by_play = self._lookahead is not None
         return _exact(adjusted)
@@ -249,7 +261,11 @@ class _Decisions:
             key = state_key(seat, record["button"], record["cards"][seat], board, self.stacks,
                             history)
         facing = stakes[seat] < max(stakes)
-        self.learnt.append((key, seat, street, facing, choice, total))
+        hand_strength = None
+        if facing and not self.play.by_state:
+            hand_strength = strength(self.equity(tuple(live), shown, showdowns)
+                                     [live.index(seat)])
+        self.learnt.append((key, seat, street, facing, choice, total, hand_strength))
         self.history.append((seat, word, value))
 
     def _draw(self, seat: int, street: int, stakes: list[int], live: list[int], items: list,
@@ -313,18 +329,25 @@ class _Decisions:
             stakes = list(stakes)
             stakes[seat] = stake  # type: ignore[call-overload]
         shown = self.adjuster._shown_after[street]
-        equities = self.equities
 
         def equity(seats: tuple[int, ...]) -> list[float]:
-            found = equities.get((seats, shown))
-            if found is None:
-                orders = showdowns.orders(list(seats), shown, exact_limit=EXACT_LIMIT)
-                found = equities[seats, shown] = shares(orders, len(seats))
-            return found
+            return self.equity(seats, shown, showdowns)
 
+        facing = tuple(live)
         play = self.play
-        return coarse_value(stakes, live, self.stacks, lambda s: play.fold_chance(s, street),
-                            equity)
+
+        def fold_chance(s: int) -> float:
+            return play.fold_chance(s, street, strength(equity(facing)[facing.index(s)]))
+
+        return coarse_value(stakes, live, self.stacks, fold_chance, equity)
+
+    def equity(self, seats: tuple[int, ...], shown: int, showdowns: Showdowns) -> list[float]:
+        """Each of ``seats``' share of the pot at a showdown, the board shown ``shown``."""
+        found = self.equities.get((seats, shown))
+        if found is None:
+            orders = showdowns.orders(list(seats), shown, exact_limit=EXACT_LIMIT)
+            found = self.equities[seats, shown] = shares(orders, len(seats))
+        return found
 
     def learn(self) -> None:
         for decision in self.learnt:
