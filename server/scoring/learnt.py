@@ -11,7 +11,10 @@ single action, that action. What is kept depends on the game:
   board, the button, the stacks and the actions so far): its strategy there, exact for a seat
   that declares its mixes as soon as it has been there once;
 * elsewhere (Hold'em, where a state never comes back), how often each seat folds when facing
-  a bet on each street: the mean share of ``FOLD`` in what it declared or did.
+  a bet on each street, with a hand of each :func:`strength` (which quarter of the pot it
+  would win at a showdown of the seats still in): the mean share of ``FOLD`` in what it
+  declared or did. Strength matters: a bot that folds its weak hands and calls with its
+  strong ones, valued as folding either as often, would come out noisier than raw.
 
 **The value of a state.** ``V_i(state)`` plays the state's street on to its end with the
 learnt play, then values each seat as the chance corrections do: its share of the pot at a
@@ -19,8 +22,8 @@ showdown of the hands still in, over every board that may complete the cards sho
 stake (:func:`showdown_value`). Where states recur, each seat plays what it was seen to play
 in its state, and checks or calls in a state it has not been seen in (it is, soon enough; a
 fixed guess until then keeps the seatings of a duplicate deal set alike). Elsewhere each seat
-still in that faces a bet folds with its fold frequency on the street or calls,
-independently, and nobody raises (:func:`coarse_value`, a closed form). Nothing here depends
+still in that faces a bet folds with its fold frequency on the street for its strength or
+calls, independently, and nobody raises (:func:`coarse_value`, a closed form). Nothing here depends
 on a hand's own draws: the play is learnt from the hands before it, so every correction made
 with ``V`` keeps its mean zero.
 
@@ -48,8 +51,9 @@ from pokerbots.server.scoring.equity import Orders, board_orders
 #: 3 or 4, Leduc: 6 or 8; Hold'em has 1,326).
 RECURRING = 64
 #: Correct the deal with the learnt play where a deal's hole cards can be written in at most
-#: this many ways (Kuhn: 6 or 24, Leduc: 9 or 60), each valued by playing the first street.
-DEALS = 64
+#: this many ways (Kuhn: 6 or 24, two-player Leduc: 9), each valued by playing the first
+#: street. Three-player Leduc's 60 would cost about 8 ms a hand while the play is learnt.
+DEALS = 32
 #: The coarse play lets at most this many seats facing a bet fold (2^k cases); any further
 #: seat facing it calls (a table of more than seven).
 MOST_FACING = 6

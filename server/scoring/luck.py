@@ -1,16 +1,19 @@
-"""Luck-adjusted results: each seat's result in a hand, less the luck of the cards it was dealt.
+"""Luck-adjusted results: each seat's result in a hand, less the luck of the cards it was dealt
+and of the mixes drawn for it.
 
 For every hand and seat ``i``::
 
     adjusted_i = result_i - sum over chance events e of [V_i(after e) - E_e V_i(after e)]
 
-where the chance events are the private deal, then each street's board cards, and ``E_e`` is
-the expectation over the true distribution of that event given everything dealt before it
-(the server knows every card, folded ones too). Each correction has mean zero whatever ``V``
-is, so ``E[adjusted_i] = E[result_i]`` for any bots: the estimator is unbiased by
-construction (no bot is asked anything; they stay black boxes). ``V`` only decides how much
-noise goes. The choice here, the same for every game, reads only the cards and the chips
-(Burch et al.'s AIVAT without strategies):
+where the chance events are the private deal, then each street's board cards, and each
+mixed reply's draw (PROTOCOL.md, "Mixed replies": the dealer draws an item of the declared
+mix), and ``E_e`` is the expectation over the true distribution of that event given
+everything before it (the server knows every card, folded ones too, and the mix it drew
+from). Each correction has mean zero whatever ``V`` is, so ``E[adjusted_i] = E[result_i]``
+for any bots: the estimator is unbiased by construction (nothing a bot says is trusted: a mix
+is the distribution the dealer draws from, not a claim). ``V`` only decides how much noise
+goes. For the cards it reads only the cards and the chips (Burch et al.'s AIVAT without
+strategies):
 
 **Streets.** When street ``k``'s board cards are dealt, with ``L`` the seats still in, ``c_j``
 the chips each seat has put in so far (dead antes included; an excess nobody else matched
@@ -31,6 +34,26 @@ from the forced bets' pot and never below 0), which estimates how much a point o
 equity was worth in this match. The deal is exchangeable between seats, so ``E[w_i] = 1/n``
 exactly and the correction is ``K * (w_i - 1/n)``, with no enumeration at all. A duplicate
 tournament leaves this correction out (see :class:`LuckAdjuster`).
+
+**A mix's draw.** The value after the drawn item less the mix-weighted mean of the values
+after each item (``p_j`` = weight / total)::
+
+    V_i(after the drawn item) - sum over items j of p_j * V_i(after item j)
+
+Here ``V`` knows how the seats play, as learnt from the match's earlier hands
+(:mod:`.learnt`): the street is played on to its end that way, then valued as a street's
+cards value it. The learnt play depends on nothing drawn in the hand, so the mean of the
+correction over the draw is zero: a bot gains nothing by declaring another mix than the one
+it wants played, since the one declared is the one played. A hand without a mix gets no such
+correction; in a match where no hand has had one, every figure is as it was before mixes
+existed.
+
+**The deal, by the learnt play.** In a game whose every deal can be valued (at most
+:data:`~.learnt.DEALS` deals of hole cards: Kuhn, two-player Leduc), from the hand after the
+first mix of the match, the deal's correction is instead the value of the first street
+played the learnt way with the cards dealt, less its mean over every deal (counted exactly),
+with or without ``learn``: unlike ``K``, it depends on the seats' play, so it does not cancel
+out of a duplicate deal set's sum.
 
 Every ``V`` sums to zero over the seats (the equities sum to 1, the stakes to the pot), so
 the adjusted values of a hand sum to zero; they are rounded to multiples of 1/1024 chip (the
