@@ -20,7 +20,7 @@ from pokerbots.server.cli.serve import parse_every
 from pokerbots.server.service.data import store, submissions
 from pokerbots.server.service.jobs.scheduler import Settings
 from pokerbots.server.service.site import chart, pages
-from pokerbots.server.service.site.app import log_file, log_files
+from pokerbots.server.service.site.routes.matches import log_file, log_files
 
 from waiting import wait_for
 

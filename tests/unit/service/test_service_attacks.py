@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tarfile
 import time
 from pathlib import Path
@@ -102,8 +103,13 @@ def versions_of(site: Site) -> list[tuple]:
 
 
 def bots_of(site: Site) -> dict:
-    """What ``bots/`` of the data folder holds (the versions' folders)."""
-    return {path: found for path, found in site.tree().items() if path.startswith("bots")}
+    """What ``bots/`` of the data folder holds (the versions' folders), but the scheduler's
+    passing copies of the dropped folders it takes meanwhile (``bots/.incoming-*``); an
+    upload's own (``bots/.upload-*``) count. A folder by its kind alone: ``bots`` itself changes
+    time with those copies."""
+    return {path: found[:1] if stat.S_ISDIR(found[0]) else found
+            for path, found in site.tree().items()
+            if path.startswith("bots") and not path.startswith("bots/.incoming-")}
 
 
 def test_links_that_climb_out_are_refused_though_their_text_stays_inside(attacked):
