@@ -50,9 +50,13 @@ from pokerbots.protocol import games
 from pokerbots.protocol.games import GameRules
 from pokerbots.protocol.wire import (
     GOODBYE,
+    MIX_MAX_ITEMS,
+    MIX_MAX_WEIGHT,
     Framer,
     Legal,
+    MixError,
     WireError,
+    is_mix,
     money_reply,
     parse_action,
     parse_cards,
@@ -60,6 +64,7 @@ from pokerbots.protocol.wire import (
     parse_list,
     parse_pots,
     read_action,
+    read_mix,
 )
 
 __all__ = [
@@ -96,12 +101,6 @@ def seeded_random(seed: int | None = None) -> random.Random:
 
 # -- mixed replies -------------------------------------------------------------------------------
 
-#: The largest weight of a mixed reply's item, and the most items a mix may have (PROTOCOL.md,
-#: "Mixed replies").
-MIX_MAX_WEIGHT = 10**6
-MIX_MAX_ITEMS = 64
-
-
 def _mix_items(weights) -> list[tuple[str, int]]:
     """``{reply: weight}`` or ``(reply, weight)`` pairs, as a list of pairs."""
     if isinstance(weights, Mapping):
@@ -113,52 +112,42 @@ def _mix_items(weights) -> list[tuple[str, int]]:
                             f" not {weights!r}") from None
 
 
-def _mix_refusal(legal: Legal, items: list[tuple[str, int]]) -> str | None:
-    """Why ``items`` (reply, weight) is not a mix the server would take here, or None."""
+def _mix_line(legal: Legal, items: list[tuple[str, int]]) -> str:
+    """The ``MIX`` line of ``items`` (reply, weight), judged as the server judges it
+    (:func:`pokerbots.protocol.wire.read_mix`); ProtocolError naming the item otherwise."""
     if not items:
-        return "a mix needs at least one item"
-    if len(items) > MIX_MAX_ITEMS:
-        return f"a mix has at most {MIX_MAX_ITEMS} items, not {len(items)}"
-    seen = set()
-    for reply, weight in items:
+        raise ProtocolError(f"a mix needs at least one item; legal: {legal.describe()}")
+    parts = []
+    for place, (reply, weight) in enumerate(items, 1):
         if not isinstance(weight, bool) and hasattr(weight, "__index__"):
             weight = operator.index(weight)  # numpy's integers, for instance
+        name = f"item {place} of the mix, {reply!r},"
+        why = None
         if not isinstance(reply, str):
-            return (f"{reply!r} is not a reply: give the strings state.check_or_call(),"
-                    f" state.fold() or state.raise_to(v) return (state.fold() is None when"
-                    f" checking is free)")
-        if type(weight) is not int or not 1 <= weight <= MIX_MAX_WEIGHT:
-            return (f"the weight of {reply!r} must be a whole number from 1 to"
-                    f" {MIX_MAX_WEIGHT}, not {weight!r}")
-        try:
-            word, value = read_action(reply.encode())
-        except WireError as exc:
-            return f"{reply!r} is not a reply: {exc}"
-        if reply != f"{word.decode()} {value}":
-            return f"{reply!r} is not a reply as the protocol writes it: {word.decode()} {value}"
-        why = legal.refusal(word, value)
+            why = (f"{name} is not a reply: give the strings state.check_or_call(),"
+                   f" state.fold() or state.raise_to(v) return (state.fold() is None when"
+                   f" checking is free)")
+        elif type(weight) is not int or not 1 <= weight <= MIX_MAX_WEIGHT:
+            why = (f"{name} has the weight {weight!r}: a weight is a whole number from 1 to"
+                   f" {MIX_MAX_WEIGHT}")
+        else:
+            try:
+                word, value = read_action(reply.encode())
+            except WireError as exc:
+                why = f"{name} is not a reply: {exc}"
+            else:
+                if reply != f"{word.decode()} {value}":
+                    why = (f"{name} is not a reply as the protocol writes it:"
+                           f" {word.decode()} {value}")
         if why is not None:
-            return f"{reply!r} is not legal here: {why}"
-        if reply in seen:
-            return f"{reply!r} appears twice in the mix"
-        seen.add(reply)
-    return None
-
-
-def _read_mix(line: str) -> list[tuple[str, int]] | str:
-    """The items (reply, weight) of a ``MIX`` line, or why it is not one."""
-    items: list[tuple[str, int]] = []
-    for part in line[4:].split(","):
-        weight, space, reply = part.partition(" ")
-        if not (space and weight.isascii() and weight.isdigit()) or (
-                weight[0] == "0" and len(weight) > 1):
-            return (f"{part!r} is not an item: each is a weight (a whole number), a space and a"
-                    f" reply, and the items are separated by commas")
-        if len(weight) > len(str(MIX_MAX_WEIGHT)):
-            return (f"the weight of {reply!r} must be a whole number from 1 to"
-                    f" {MIX_MAX_WEIGHT}, not {weight}")
-        items.append((reply, int(weight)))
-    return items
+            raise ProtocolError(f"{why}; legal: {legal.describe()}")
+        parts.append(f"{weight} {reply}")
+    line = "MIX " + ",".join(parts)
+    try:
+        read_mix(line.encode(), legal)
+    except MixError as exc:
+        raise ProtocolError(f"{exc}; legal: {legal.describe()}") from None
+    return line
 
 
 def mix_reply(legal: Legal, weights) -> str:
@@ -168,14 +157,11 @@ def mix_reply(legal: Legal, weights) -> str:
     ``(reply, weight)`` pairs; each reply a legal one (as :meth:`Legal.check_or_call`,
     :meth:`Legal.fold` and :meth:`Legal.raise_to` write it) given once, each weight a whole
     number from 1 to :data:`MIX_MAX_WEIGHT`, at most :data:`MIX_MAX_ITEMS` items. Anything
-    else raises :class:`ProtocolError`, naming the item and the legal replies."""
+    else raises :class:`ProtocolError` with the server's reason, naming the item, and the
+    legal replies."""
     items = _mix_items(weights)
-    why = _mix_refusal(legal, items)
-    if why is not None:
-        raise ProtocolError(f"{why}; legal: {legal.describe()}")
-    if len(items) == 1:
-        return items[0][0]
-    return "MIX " + ",".join([f"{operator.index(weight)} {reply}" for reply, weight in items])
+    line = _mix_line(legal, items)
+    return items[0][0] if len(items) == 1 else line
 
 
 def integer_weights(shares) -> dict:
@@ -676,12 +662,13 @@ class Client:
                                 f"such as {legal.check_or_call()!r}")
         if self.check and not legal.is_legal(reply):
             why = "which is not legal here"
-            if reply.startswith("MIX "):
-                items = _read_mix(reply)
-                refusal = items if isinstance(items, str) else _mix_refusal(legal, items)
-                if refusal is None:
+            if is_mix(reply.encode()):
+                try:
+                    read_mix(reply.encode(), legal)  # as the server reads it
+                except MixError as exc:
+                    why = f"a mix the server would refuse: {exc}"
+                else:
                     return reply.encode()
-                why = f"a mix the server would refuse: {refusal}"
             raise ProtocolError(f"decide() returned {reply!r}, {why}; legal:"
                                 f" {legal.describe()}")
         return reply.encode()

@@ -4,21 +4,24 @@ is sent; each kit's bot started with ``--mix`` answers with its mixes and keeps 
 whatever the dealer draws.
 
 Each kit is written with ``pokerbots new`` and built with the machine's compiler once for the
-module; the Python kit's tests run by default, the others' with ``-m slow``. A kit's bot plays
-a round through the real referee with the mixes drawn by the test as the dealer would
-(:class:`mixing.DrawingSeat` over :class:`mixing.ProcessSeat`), beside the same strategy
-written with the client library: every line the two write, mixes and Money lines alike, must
-be the same. A real ``pokerbots run`` of every kit's mixing bot needs the server to take MIX.
+module, and every test that runs it is slow (``-m slow``); the default run checks the Python
+kit's mix in-process. A kit's bot plays a round through the real referee with the mixes drawn
+by the test as the dealer would (:class:`mixing.DrawingSeat` over :class:`mixing.ProcessSeat`),
+beside the same strategy written with the client library: every line the two write, mixes and
+Money lines alike, must be the same. Then it plays a real ``pokerbots run`` in every game, the
+server drawing.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import NamedTuple
 
 import pytest
@@ -30,17 +33,13 @@ from pokerbots.server.play import smoke_random
 from pokerbots.server.referee.driver import play_local
 from pokerbots.server.referee.referee import Referee
 
-from mixing import DrawingSeat, ProcessSeat, read_mix, require_mixing_server
+from mixing import DrawingSeat, ProcessSeat, read_mix
 from processes import only_match_dir, pokerbots
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBES = ROOT / "tests" / "programs" / "mix_probes"
 RANDOM_MIX = f"{ROOT / 'bots' / 'random_bot.py'} --mix"
 GAMES = ["kuhn", "leduc", "holdem-nl", "holdem-limit"]
-
-
-def slow_but_python(name: str):
-    return pytest.param(name, marks=() if name == "python" else pytest.mark.slow)
 
 
 class Built(NamedTuple):
@@ -51,7 +50,8 @@ class Built(NamedTuple):
     entry: Path
 
 
-@pytest.fixture(scope="module", params=[slow_but_python(kit.name) for kit in kits.KITS])
+@pytest.fixture(scope="module",
+                params=[pytest.param(kit.name, marks=pytest.mark.slow) for kit in kits.KITS])
 def kit(request, tmp_path_factory) -> Built:
     """A new kit of each language, written by ``pokerbots new`` and built."""
     kit = kits.find(request.param)
@@ -113,6 +113,31 @@ MIX_CASES = [
     ([], "a mix has 1 to 64 items, not 0"),
     (WIDEST + [("BET 84", 1)], "a mix has 1 to 64 items, not 65"),
 ]
+
+
+def test_the_python_kits_mix_writes_the_librarys_line_and_refuses_what_it_refuses(tmp_path):
+    """In-process, for the default run: the Python kit's State.mix on the probes' decision."""
+    kits.write(kits.find("python"), tmp_path / "mybot")
+    spec = importlib.util.spec_from_file_location("pokerclient", tmp_path / "mybot" /
+                                                  "pokerclient.py")
+    client = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(client)
+    place = SimpleNamespace(game="holdem-nl", players=2, hand=0, button=0, cards=["Ah", "Kd"],
+                            bankrolls=[0, 0])
+    state = client.State(place, [("BLIND", 5), ("BLIND", 10)], {"Raise": "20,100"})
+    assert state.legal() == LEGAL.removeprefix("legal: ")
+    for items, expected in MIX_CASES:
+        try:
+            line = mix_reply(FACING, items)
+        except ProtocolError:
+            line = None
+        if expected.startswith(("MIX ", "BET ", "FOLD ")):
+            assert state.mix(items) == expected == line
+        else:
+            with pytest.raises(ValueError) as refused:
+                state.mix(items)
+            assert str(refused.value) == f"{expected}; {LEGAL}"
+            assert line is None, (items, line)
 
 
 def test_kits_mix_writes_the_librarys_line_and_refuses_what_it_refuses_naming_the_item(kit):
@@ -219,7 +244,6 @@ def test_kits_bot_with_mix_writes_the_librarys_lines_whatever_is_drawn(kit, game
 
 def test_kits_bot_with_mix_plays_a_real_match_in_every_game(kit, tmp_path):
     """The server draws the kit's mixes; the record keeps each, its drawn item the action."""
-    require_mixing_server()
     for number, game in enumerate(GAMES):
         logs = tmp_path / game
         result = pokerbots("run", "-g", game, f"{kit.entry} --mix", RANDOM_MIX, kit.entry,

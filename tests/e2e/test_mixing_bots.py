@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mixing import require_mixing_server
 from processes import only_match_dir, pokerbots
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +40,6 @@ def mixes_by_seat(records: list[dict]) -> dict[int, list[str]]:
 
 
 def test_random_bot_with_mix_plays_a_real_match_in_every_game(tmp_path):
-    require_mixing_server()
     for number, game in enumerate(["kuhn", "leduc", "holdem-nl", "holdem-limit"]):
         records = run(tmp_path / game, "-g", game, RANDOM_MIX, RANDOM_MIX, CALL,
                       "--hands", 40, "--seed", number)
@@ -53,7 +51,6 @@ def test_random_bot_with_mix_plays_a_real_match_in_every_game(tmp_path):
 
 def test_the_equilibrium_bots_with_mix_send_their_strategies_and_replay_from_the_seed(
         tmp_path):
-    require_mixing_server()
     two = f"{BOTS / 'kuhn_2p_equilibrium.py'} --mix"
     records = run(tmp_path / "two", two, two, "--hands", 300, "--seed", 7)
     lines = {line for seat in mixes_by_seat(records).values() for line in seat}

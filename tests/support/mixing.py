@@ -1,12 +1,12 @@
-"""Mixed replies (``MIX w reply,w reply,...``) in tests: read one, draw from one, and find out
-whether the server takes them.
+"""Mixed replies (``MIX w reply,w reply,...``) in tests: read one, draw from one, and play a
+mixing bot with the draws in the test's hands.
 
-:class:`DrawingSeat` puts a client that answers with mixes at a table of the referee that
-takes single actions only: it reads each mix, draws an item as the dealer would and hands the
-referee that action, so a mixing bot's bookkeeping (its ``Money`` lines, checked by the
-referee) is tested against the real referee; :class:`ProcessSeat` puts a real bot program
-in such a seat. :func:`require_mixing_server` skips a test that needs the server itself to
-take ``MIX``, until it does.
+:class:`DrawingSeat` puts a client that answers with mixes at a table of the real referee: it
+reads each mix, draws an item as the dealer does (from a generator the test gives) and hands
+the referee that action, so a mixing bot's bookkeeping (its ``Money`` lines, checked by the
+referee) is tested whatever is drawn, and two seats that write the same lines are dealt the
+same draws (a program and the class it runs, a kit and the client library). :class:`ProcessSeat`
+puts a real bot program in such a seat.
 """
 
 from __future__ import annotations
@@ -19,16 +19,7 @@ import tempfile
 import time
 from fractions import Fraction
 
-import pytest
-
 from pokerbots.protocol.client import Client
-from pokerbots.server.errors import BotFault
-from pokerbots.server.games import make_game
-from pokerbots.server.referee.driver import play_local
-from pokerbots.server.referee.referee import Referee
-
-#: Why a test that needs the server to take MIX is skipped.
-NO_MIX = "the server does not take MIX yet"
 
 
 def read_mix(line: bytes) -> list[tuple[int, bytes]]:
@@ -68,7 +59,8 @@ def draw(line: bytes, rng: random.Random) -> bytes:
 
 
 class DrawingSeat:
-    """A seat of :func:`play_local` answered by ``client``, whose mixes are drawn here.
+    """A seat of :func:`play_local` answered by ``client`` (a :class:`Client`, or a
+    :class:`ProcessSeat`), whose mixes are drawn here from ``rng``.
 
     ``plays`` keeps every ``play`` message and the line the client wrote for it (the mix
     itself); ``drawn`` counts the plays where the action drawn was not the mix's first item.
@@ -77,7 +69,7 @@ class DrawingSeat:
     write.
     """
 
-    def __init__(self, client: Client, rng: random.Random) -> None:
+    def __init__(self, client: Client | ProcessSeat, rng: random.Random) -> None:
         self.client = client
         self.rng = rng
         self.plays: list[tuple[bytes, bytes]] = []
@@ -159,35 +151,3 @@ class ProcessSeat:
         self.stderr = self._errors.read().decode(errors="replace")
         self._errors.close()
         return code
-
-
-_TAKES_MIX: list[bool] = []
-
-
-def server_takes_mix() -> bool:
-    """Whether the referee takes a mixed reply: one hand of two-player Kuhn in-process, where
-    the first to act answers ``MIX 1 BET 1,1 BET 2``. A referee without mixes refuses it as an
-    unknown action (``unknown action 'MIX'``); any other refusal is raised, for the test to
-    fail on."""
-    if not _TAKES_MIX:
-        def decide(state):
-            if state.fold() is None:
-                return state.mix({state.check_or_call(): 1, state.raise_to(2): 1})
-            return state.check_or_call()
-
-        referee = Referee(make_game("kuhn", 2), random.Random(0), hands=1)
-        try:
-            play_local(referee, [Client(decide, game="kuhn"), Client(decide, game="kuhn")])
-        except BotFault as fault:
-            if "unknown action 'MIX'" not in fault.reason:
-                raise
-            _TAKES_MIX.append(False)
-        else:
-            _TAKES_MIX.append(True)
-    return _TAKES_MIX[0]
-
-
-def require_mixing_server() -> None:
-    """Skip the calling test while the server refuses ``MIX`` (see :func:`server_takes_mix`)."""
-    if not server_takes_mix():
-        pytest.skip(NO_MIX)

@@ -10,8 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mixing import require_mixing_server
-
 POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))
 ROOT = Path(__file__).resolve().parents[3]
 CALL_BOT = str(ROOT / "bots" / "call_bot.py")
@@ -38,7 +36,6 @@ def test_mixing_takes_the_place_of_the_opponent_so_not_both(tmp_path):
 
 def test_smoke_mixing_plays_every_game_against_opponents_whose_actions_the_server_draws(
         tmp_path):
-    require_mixing_server()
     proc = smoke(CALL_BOT, "--mixing", "--game", "all", "--players", "2", "--rounds", "1",
                  "--hands", "20", "--logs", tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -55,7 +52,6 @@ def test_smoke_mixing_plays_every_game_against_opponents_whose_actions_the_serve
 
 
 def test_a_failure_against_mixing_opponents_is_reproduced_by_its_command(tmp_path):
-    require_mixing_server()
     bot = tmp_path / "bad_bot.py"
     bot.write_text(BAD_BOT)
     proc = smoke(bot, "--mixing", "--players", "3", "--rounds", "1", "--hands", "10", "-x",
