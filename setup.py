@@ -25,12 +25,14 @@ from setuptools import setup
 HERE = Path(__file__).resolve().parent
 
 #: The modules every message passes through (see docs, "Performance"), named one by one: the
-#: protocol's wire format (the one module of the bot authors' package on that path), the
-#: betting engine and the deck, the referee and its driver and clock, the hand record's JSON
-#: encoder and the words of its actions, the match log's writer and history, the process table
-#: and the bot processes, and every game of the registry (:func:`game_modules`: each hand is
-#: dealt, judged and ended there).
+#: protocol's wire format and the one bounded memo (the bot authors' package's modules on that
+#: path), the betting engine and the deck, the referee with its render of the messages, its
+#: coalescer of writes, its driver and clock, the hand record's JSON encoder and the words of
+#: its actions, the match log's writer and history, the process table and the bot processes,
+#: and every game of the registry (:func:`game_modules`: each hand is dealt, judged and ended
+#: there).
 COMPILED = [
+    "protocol/memo.py",
     "protocol/wire.py",
     "server/games/base.py",
     "server/games/engine/__init__.py",
@@ -40,8 +42,10 @@ COMPILED = [
     "server/hands/words.py",
     "server/referee/__init__.py",
     "server/referee/clock.py",
+    "server/referee/coalesce.py",
     "server/referee/driver.py",
     "server/referee/referee.py",
+    "server/referee/render.py",
     "server/referee/transcript.py",
     "server/logs/history.py",
     "server/logs/writer.py",

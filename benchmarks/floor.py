@@ -52,6 +52,7 @@ from pathlib import Path
 
 from pokerbots.protocol.client import Client
 from pokerbots.server.games import make_game
+from pokerbots.server.referee.coalesce import Ask
 from pokerbots.server.referee.driver import LocalTable, drive
 from pokerbots.server.referee.referee import Referee
 
@@ -86,15 +87,11 @@ class _Recorder:
 
     def post(self, exchange) -> None:
         self.table.post(exchange)
-        seat, kinds = exchange.seat, exchange.kinds
-        seats = range(len(exchange.messages)) if seat is None else (seat,)
-        step = []
-        for s, message in zip(seats, exchange.messages):
-            if kinds is None:
-                step.append((s, message, 1))
-            else:
-                step.append((s, b"".join(message), len(kinds[s])))
-        self.steps.append(step)
+        if isinstance(exchange, Ask):
+            writes = [(exchange.seat, exchange.messages)]
+        else:
+            writes = list(enumerate(exchange.messages))
+        self.steps.append([(s, b"".join(messages), len(messages)) for s, messages in writes])
 
 
 def record_script(game_name: str, options: dict, hands: int, defer: bool, path: Path) -> int:

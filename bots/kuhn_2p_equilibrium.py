@@ -5,6 +5,9 @@ P1 (first to act, left of the button) and P2 play the table below; each number i
 probability of betting (opening decisions) or of calling (facing a bet), as in Kuhn's "A
 simplified two-person poker" (Contributions to the Theory of Games I, 1950). The game is worth
 -1/18 per hand to P1.
+
+With --mix each decision is a mixed reply with the table's probability as whole-number
+weights (1/6 is MIX 1 BET 2,5 BET 1), and the server draws the action.
 """
 
 import argparse
@@ -12,7 +15,14 @@ import sys
 from fractions import Fraction
 
 try:
-    from pokerbots.protocol.client import Bot, kuhn_history, run, seeded_random
+    from pokerbots.protocol.client import (
+        MIX_MAX_WEIGHT,
+        Bot,
+        integer_weights,
+        kuhn_history,
+        run,
+        seeded_random,
+    )
 except ImportError:
     sys.exit("kuhn_2p_equilibrium.py needs the pokerbots package: pip install -e . in the "
              "repository, or let the server start it (pokerbots run bots/kuhn_2p_equilibrium.py)")
@@ -28,8 +38,19 @@ def strategy(alpha):
     }
 
 
+def mixed(state, p):
+    """The decision as a mix's weights: bet (nobody has bet) or call with probability p, else
+    check or fold. Exact: p is a fraction, and one of denominator above MIX_MAX_WEIGHT (only
+    an unusual parameter gives one) is first rounded to the nearest that fits."""
+    p = Fraction(p).limit_denominator(MIX_MAX_WEIGHT)
+    if state.fold() is None:
+        return integer_weights({state.raise_to(2): p, state.check_or_call(): 1 - p})
+    return integer_weights({state.check_or_call(): p, state.fold(): 1 - p})
+
+
 class Kuhn2pEquilibrium(Bot):
-    def __init__(self, alpha=Fraction(1, 6), rng=None):
+    def __init__(self, alpha=Fraction(1, 6), rng=None, mix=False):
+        self.mix = mix
         self.table = strategy(Fraction(alpha))
         self.rng = rng or seeded_random()
 
@@ -40,6 +61,8 @@ class Kuhn2pEquilibrium(Bot):
 
     def decide(self, state):
         p = self.table[state.position, kuhn_history(state)][state.cards[0]]
+        if self.mix:
+            return state.mix(mixed(state, p))
         yes = self.rng.random() < p
         if state.fold() is None:  # nobody has bet: bet with probability p
             return state.raise_to(2) if yes else state.check_or_call()
@@ -53,10 +76,13 @@ def main(argv=None):
                              "fractions such as 1/6 are accepted)")
     parser.add_argument("--seed", type=int, default=None,
                         help="random seed (default: the one the server gives, POKERBOTS_SEED)")
+    parser.add_argument("--mix", action="store_true",
+                        help="answer with the equilibrium's probabilities as a mixed reply "
+                             "(MIX ...) and let the server draw the action")
     args = parser.parse_args(argv)
     if not 0 <= args.alpha <= Fraction(1, 3):
         parser.error(f"--alpha must be in [0, 1/3], not {args.alpha}")
-    run(Kuhn2pEquilibrium(args.alpha, seeded_random(args.seed)))
+    run(Kuhn2pEquilibrium(args.alpha, seeded_random(args.seed), args.mix))
 
 
 if __name__ == "__main__":

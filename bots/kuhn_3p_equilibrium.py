@@ -5,6 +5,9 @@ Positions count in order of play: P1 is left of the button. The parameters b11, 
 c11, c33, c34 choose a member of the family; they are checked against the family's constraints
 (see "A Parameterized Family of Equilibrium Profiles for Three-Player Kuhn Poker", AAMAS
 2013). The default member is b11 = b21 = b23 = c11 = c34 = 0, b32 = 1/4, c33 = 1/4.
+
+With --mix each decision is a mixed reply with the table's probability as whole-number
+weights (1/4 is MIX 1 BET 2,3 BET 1), and the server draws the action.
 """
 
 import argparse
@@ -12,7 +15,14 @@ import sys
 from fractions import Fraction as F
 
 try:
-    from pokerbots.protocol.client import Bot, kuhn_history, run, seeded_random
+    from pokerbots.protocol.client import (
+        MIX_MAX_WEIGHT,
+        Bot,
+        integer_weights,
+        kuhn_history,
+        run,
+        seeded_random,
+    )
 except ImportError:
     sys.exit("kuhn_3p_equilibrium.py needs the pokerbots package: pip install -e . in the "
              "repository, or let the server start it (pokerbots run bots/kuhn_3p_equilibrium.py)")
@@ -70,8 +80,19 @@ def strategy(b11, b21, b23, b32, c11, c33, c34):
     return {key: dict(zip("JQKA", probs)) for key, probs in rows.items()}
 
 
+def mixed(state, p):
+    """The decision as a mix's weights: bet (nobody has bet) or call with probability p, else
+    check or fold. Exact: p is a fraction, and one of denominator above MIX_MAX_WEIGHT (only
+    an unusual parameter gives one) is first rounded to the nearest that fits."""
+    p = F(p).limit_denominator(MIX_MAX_WEIGHT)
+    if state.fold() is None:
+        return integer_weights({state.raise_to(2): p, state.check_or_call(): 1 - p})
+    return integer_weights({state.check_or_call(): p, state.fold(): 1 - p})
+
+
 class Kuhn3pEquilibrium(Bot):
-    def __init__(self, params=None, rng=None):
+    def __init__(self, params=None, rng=None, mix=False):
+        self.mix = mix
         params = {**DEFAULTS, **(params or {})}
         params = {k: F(v) for k, v in params.items()}
         why = check(**params)
@@ -87,6 +108,8 @@ class Kuhn3pEquilibrium(Bot):
 
     def decide(self, state):
         p = self.table[state.position, kuhn_history(state)][state.cards[0]]
+        if self.mix:
+            return state.mix(mixed(state, p))
         yes = self.rng.random() < p
         if state.fold() is None:  # nobody has bet: bet with probability p
             return state.raise_to(2) if yes else state.check_or_call()
@@ -101,12 +124,15 @@ def main(argv=None):
                                  "such as 1/4 are accepted)")
     parser.add_argument("--seed", type=int, default=None,
                         help="random seed (default: the one the server gives, POKERBOTS_SEED)")
+    parser.add_argument("--mix", action="store_true",
+                        help="answer with the equilibrium's probabilities as a mixed reply "
+                             "(MIX ...) and let the server draw the action")
     args = parser.parse_args(argv)
     params = {name: getattr(args, name) for name in DEFAULTS}
     why = check(**params)
     if why:
         parser.error(why)
-    run(Kuhn3pEquilibrium(params, seeded_random(args.seed)))
+    run(Kuhn3pEquilibrium(params, seeded_random(args.seed), args.mix))
 
 
 if __name__ == "__main__":

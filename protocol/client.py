@@ -17,6 +17,16 @@ button, and :attr:`State.legal`, the legal replies as exact strings (``state.che
 ``state.fold()`` (``None`` when folding is not allowed), ``state.raise_to(v)``,
 ``state.raise_range``).
 
+A bot may also answer with a mix: ``state.mix({reply: weight, ...})`` returns the ``MIX``
+line (``'MIX 3 BET 1,1 BET 2'``: check three times in four, bet once); the server draws one
+item with probability weight / total and plays it. Weights are whole numbers from 1 to
+:data:`MIX_MAX_WEIGHT`, at most :data:`MIX_MAX_ITEMS` items, each a legal reply given once;
+:func:`integer_weights` turns exact probabilities (fractions) into such weights, and
+:meth:`State.raise_sizes` picks a bounded number of raise sizes from a wide range. The action
+drawn reaches every bot in the next message's ``Action`` lines, as any other action does: the
+client keeps its bookkeeping from the server's messages, so nothing changes for the bot, which
+must not assume which item was played.
+
 For hooks (start and end of round and hand), subclass :class:`Bot` and pass an instance to
 :func:`run`. The protocol machinery itself is :class:`Client`, a sans-I/O object: feed it the
 server's lines (:meth:`Client.feed`) or whole messages (:meth:`Client.receive`) and it returns
@@ -27,31 +37,40 @@ The protocol is described in PROTOCOL.md beside this file.
 
 from __future__ import annotations
 
+import math
+import operator
 import os
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from pokerbots.protocol import games
 from pokerbots.protocol.games import GameRules
 from pokerbots.protocol.wire import (
     GOODBYE,
+    MIX_MAX_ITEMS,
+    MIX_MAX_WEIGHT,
     Framer,
     Legal,
+    MixError,
     WireError,
+    is_mix,
     money_reply,
     parse_action,
     parse_cards,
     parse_fields,
     parse_list,
     parse_pots,
+    read_action,
+    read_mix,
 )
 
 __all__ = [
     "Bot", "Client", "HandResult", "Legal", "ProtocolError", "RoundInfo", "State", "run",
     "format_money", "parse_action", "parse_cards", "parse_list", "parse_pots", "kuhn_history",
-    "seeded_random",
+    "seeded_random", "MIX_MAX_ITEMS", "MIX_MAX_WEIGHT", "integer_weights", "mix_reply",
 ]
 
 
@@ -78,6 +97,97 @@ def seeded_random(seed: int | None = None) -> random.Random:
         text = os.environ.get(SEED_VARIABLE, "")
         seed = int(text) if text.isdigit() else None
     return random.Random(seed)
+
+
+# -- mixed replies -------------------------------------------------------------------------------
+
+def _mix_items(weights) -> list[tuple[str, int]]:
+    """``{reply: weight}`` or ``(reply, weight)`` pairs, as a list of pairs."""
+    if isinstance(weights, Mapping):
+        return list(weights.items())
+    try:
+        return [(reply, weight) for reply, weight in weights]
+    except (TypeError, ValueError):
+        raise ProtocolError(f"a mix is a dict {{reply: weight}} or (reply, weight) pairs,"
+                            f" not {weights!r}") from None
+
+
+def _mix_line(legal: Legal, items: list[tuple[str, int]]) -> str:
+    """The ``MIX`` line of ``items`` (reply, weight), judged as the server judges it
+    (:func:`pokerbots.protocol.wire.read_mix`); ProtocolError naming the item otherwise."""
+    if not items:
+        raise ProtocolError(f"a mix needs at least one item; legal: {legal.describe()}")
+    parts = []
+    for place, (reply, weight) in enumerate(items, 1):
+        if not isinstance(weight, bool) and hasattr(weight, "__index__"):
+            weight = operator.index(weight)  # numpy's integers, for instance
+        name = f"item {place} of the mix, {reply!r},"
+        why = None
+        if not isinstance(reply, str):
+            why = (f"{name} is not a reply: give the strings state.check_or_call(),"
+                   f" state.fold() or state.raise_to(v) return (state.fold() is None when"
+                   f" checking is free)")
+        elif type(weight) is not int or not 1 <= weight <= MIX_MAX_WEIGHT:
+            why = (f"{name} has the weight {weight!r}: a weight is a whole number from 1 to"
+                   f" {MIX_MAX_WEIGHT}")
+        else:
+            try:
+                word, value = read_action(reply.encode())
+            except WireError as exc:
+                why = f"{name} is not a reply: {exc}"
+            else:
+                if reply != f"{word.decode()} {value}":
+                    why = (f"{name} is not a reply as the protocol writes it:"
+                           f" {word.decode()} {value}")
+        if why is not None:
+            raise ProtocolError(f"{why}; legal: {legal.describe()}")
+        parts.append(f"{weight} {reply}")
+    line = "MIX " + ",".join(parts)
+    try:
+        read_mix(line.encode(), legal)
+    except MixError as exc:
+        raise ProtocolError(f"{exc}; legal: {legal.describe()}") from None
+    return line
+
+
+def mix_reply(legal: Legal, weights) -> str:
+    """The reply that plays each of ``weights``' replies with probability weight / total:
+    ``{'BET 1': 3, 'BET 2': 1}`` -> ``'MIX 3 BET 1,1 BET 2'`` (in the order given); a mix of
+    one item is that reply (``'BET 1'``). ``weights`` is a dict ``{reply: weight}`` or
+    ``(reply, weight)`` pairs; each reply a legal one (as :meth:`Legal.check_or_call`,
+    :meth:`Legal.fold` and :meth:`Legal.raise_to` write it) given once, each weight a whole
+    number from 1 to :data:`MIX_MAX_WEIGHT`, at most :data:`MIX_MAX_ITEMS` items. Anything
+    else raises :class:`ProtocolError` with the server's reason, naming the item, and the
+    legal replies."""
+    items = _mix_items(weights)
+    line = _mix_line(legal, items)
+    return items[0][0] if len(items) == 1 else line
+
+
+def integer_weights(shares) -> dict:
+    """Exact probabilities (or any non-negative shares: ints, Fractions) as the smallest whole
+    weights in the same proportions, for :func:`mix_reply`: ``{'BET 1': Fraction(2, 3),
+    'BET 2': Fraction(1, 3)}`` -> ``{'BET 1': 2, 'BET 2': 1}``. Keys keep their order; a share
+    of 0 is left out. ValueError when a share is negative or not exact (a float: give
+    ``Fraction(x).limit_denominator(...)``), when all are 0, or when the weights would exceed
+    :data:`MIX_MAX_WEIGHT`."""
+    fractions = {}
+    for key, share in shares.items():
+        if isinstance(share, float) or not isinstance(share, (int, Fraction)) or share < 0:
+            raise ValueError(f"the share of {key!r} must be a non-negative int or Fraction,"
+                             f" not {share!r}")
+        if share:
+            fractions[key] = Fraction(share)
+    if not fractions:
+        raise ValueError("every share is 0: a mix needs at least one item")
+    scale = math.lcm(*[f.denominator for f in fractions.values()])
+    whole = {key: int(f * scale) for key, f in fractions.items()}
+    common = math.gcd(*whole.values())
+    weights = {key: w // common for key, w in whole.items()}
+    if max(weights.values()) > MIX_MAX_WEIGHT:
+        raise ValueError(f"these shares need weights above {MIX_MAX_WEIGHT}: round them first"
+                         f" (Fraction.limit_denominator)")
+    return weights
 
 
 # -- what a bot sees -----------------------------------------------------------------------------
@@ -178,6 +288,26 @@ class State:
 
     def all_in(self) -> str | None:
         return self.legal.all_in()
+
+    def mix(self, weights) -> str:
+        """A mixed reply: ``{reply: weight, ...}`` (or ``(reply, weight)`` pairs) ->
+        ``'MIX 3 BET 1,1 BET 2'``; the server plays each reply with probability weight /
+        total. See :func:`mix_reply` (ProtocolError for a mix the server would refuse)."""
+        return mix_reply(self.legal, weights)
+
+    def raise_sizes(self, most: int) -> list[int]:
+        """The legal bet or raise values, lowest first: all of them when the range holds at
+        most ``most``, else ``most`` of them spread evenly from the minimum to the maximum,
+        both included (the i-th is ``min + i * (max - min) // (most - 1)``); ``[]`` when no
+        raise is allowed. For a mix over a wide no-limit range."""
+        if most < 2:
+            raise ValueError(f"most must be at least 2, not {most}")
+        if self.legal.raise_range is None:
+            return []
+        low, high = self.legal.raise_range
+        if high - low < most:
+            return list(range(low, high + 1))
+        return [low + i * (high - low) // (most - 1) for i in range(most)]
 
 
 @dataclass(slots=True)
@@ -531,7 +661,15 @@ class Client:
             raise ProtocolError(f"decide() returned {reply!r}; it must return a reply string "
                                 f"such as {legal.check_or_call()!r}")
         if self.check and not legal.is_legal(reply):
-            raise ProtocolError(f"decide() returned {reply!r}, which is not legal here; legal:"
+            why = "which is not legal here"
+            if is_mix(reply.encode()):
+                try:
+                    read_mix(reply.encode(), legal)  # as the server reads it
+                except MixError as exc:
+                    why = f"a mix the server would refuse: {exc}"
+                else:
+                    return reply.encode()
+            raise ProtocolError(f"decide() returned {reply!r}, {why}; legal:"
                                 f" {legal.describe()}")
         return reply.encode()
 

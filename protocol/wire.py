@@ -1,13 +1,15 @@
-"""The wire: every message and reply of the protocol, written and read in one place.
+"""The wire: the protocol's grammar, its replies, and how a client frames the messages.
 
-The server builds its messages with the ``*_message`` functions and judges replies with
-:func:`read_action`; the client library frames and reads the same messages with
-:class:`Framer` and the ``parse_*`` helpers. Both sides share :class:`Legal`, the legal
-replies to a ``play`` message, and :class:`Shape`, the extra lines a game adds to three of the
-messages (a game declares its shape; see ``pokerbots.server.games``).
+The server judges replies with :func:`read_action` and :func:`read_money`, and writes its
+messages in ``pokerbots.server.referee.render`` (the one place each message's text is made from
+the rules' numbers); the client library frames and reads the same messages with
+:class:`Framer` and the ``parse_*`` helpers and writes its replies here (:func:`money_reply`).
+Both sides share :class:`Legal`, the legal replies to a ``play`` message, and :class:`Shape`,
+the extra lines a game adds to three of the messages (a game declares its shape; see
+``pokerbots.protocol.games``).
 
 Messages are bytes. Every line ends in ``\\n``; lists are comma-separated without spaces;
-seats are rotated by the caller so that the receiving bot is player 0.
+seats are rotated by the writer so that the receiving bot is player 0.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from typing import Final
+
+from pokerbots.protocol.memo import Memo
 
 #: The exact line a bot sends after ``end_round``.
 GOODBYE = "Thank you dealer, have a nice day!"
@@ -155,22 +159,19 @@ MAX_DIGITS = 15
 
 
 #: Replies read before and what they meant: a bot says ``BET 0`` or ``BET 100`` again and
-#: again, and a dict lookup costs a fifth of reading the line anew (bounded; emptied when full).
-_ACTIONS: Final[dict[bytes, tuple[bytes, int]]] = {}
-_ACTIONS_KEPT: Final = 4096
+#: again, and a look-up costs a fifth of reading the line anew. 4096: the amounts one match's
+#: bots answer with (a few hundred in no-limit); a bot answering a new amount every time
+#: empties it once per 4096 replies.
+_REPLIES: Final[Memo[bytes, tuple[bytes, int]]] = Memo("wire.replies", 4096)
 
 
 def read_action(line: bytes) -> tuple[bytes, int]:
     """``b'BET 20'`` -> ``(b'BET', 20)``; a trailing ``\\r`` is accepted. WireError says why a
     line is not ``BET <value>`` or ``FOLD <value>``."""
-    known = _ACTIONS.get(line)
+    known = _REPLIES.get(line)
     if known is not None:
         return known
-    action = _read_action(line)
-    if len(_ACTIONS) >= _ACTIONS_KEPT:
-        _ACTIONS.clear()
-    _ACTIONS[line] = action
-    return action
+    return _REPLIES.keep(line, _read_action(line))
 
 
 def _read_action(line: bytes) -> tuple[bytes, int]:
@@ -204,9 +205,99 @@ def _bad_word(word: bytes, line: bytes) -> str:
     if not word:
         return "the reply starts with a space"
     why = f"unknown action {word.decode('utf-8', 'replace')!r}"
+    if word.upper() == b"MIX" and word != b"MIX":
+        return why + " (a mixed reply starts with MIX, in capitals)"
     if word.upper() in (b"BET", b"FOLD", b"PASS"):
         return why + " (actions are in capitals: BET, FOLD)"
     return why + "; the reply must be BET <value> or FOLD <value>"
+
+
+# -- mixed replies ---------------------------------------------------------------------------
+
+#: The most items a ``MIX`` reply may have, and the largest weight of one (PROTOCOL.md, "Mixed
+#: replies"): weights are whole numbers so that each probability, weight / total, is exact.
+MIX_MAX_ITEMS: Final = 64
+MIX_MAX_WEIGHT: Final = 1_000_000
+_WEIGHT_DIGITS: Final = len(str(MIX_MAX_WEIGHT))
+#: What a mix looks like, for a fault.
+MIX_FORM: Final = "MIX <weight> <reply>,<weight> <reply>,..."
+
+
+class MixError(WireError):
+    """A ``MIX`` reply the server refuses; ``str()`` says why. ``item`` is the place (from 1)
+    of the item at fault, 0 when the mix as a whole is; ``text`` that item's text."""
+
+    def __init__(self, why: str, item: int = 0, text: str = "") -> None:
+        super().__init__(why)
+        self.item = item
+        self.text = text
+
+
+def is_mix(line: bytes) -> bool:
+    """Whether ``line`` is meant as a mixed reply: its first word is ``MIX``."""
+    return line.startswith(b"MIX ") or line == b"MIX" or line == b"MIX\r"
+
+
+def read_mix(line: bytes, legal: Legal | None = None) -> list[tuple[int, bytes, int]]:
+    """The items of a mixed reply, ``(weight, word, value)`` in the order sent:
+    ``b'MIX 1 FOLD 5,2 BET 10'`` -> ``[(1, b'FOLD', 5), (2, b'BET', 10)]``; a trailing
+    ``\\r`` is accepted.
+
+    Each item is a weight (a whole number from 1 to :data:`MIX_MAX_WEIGHT`, no leading zero),
+    one space and a reply as :func:`read_action` reads it; the items are separated by a comma
+    alone; at most :data:`MIX_MAX_ITEMS` of them, no reply twice; with ``legal``, every reply
+    is one of those. The items are judged in order, each wholly, and :class:`MixError` names
+    the first that breaks a rule (its place and text) and the rule, whether or not it would
+    have been drawn."""
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    if not line.startswith(b"MIX "):
+        raise MixError(f"a mix needs at least one item: {MIX_FORM}")
+    text = line[4:].decode("utf-8", "replace")
+    items: list[tuple[int, bytes, int]] = []
+    parts = text.split(",")
+    for k in range(len(parts)):
+        part = parts[k]
+        if k == MIX_MAX_ITEMS:
+            raise MixError(f"item {k + 1} of the mix, {part!r}, is one too many: a mix has at"
+                           f" most {MIX_MAX_ITEMS} items", k + 1, part)
+        items.append(_read_item(part, k + 1, items, legal))
+    return items
+
+
+def _read_item(part: str, place: int, before: list[tuple[int, bytes, int]],
+               legal: Legal | None) -> tuple[int, bytes, int]:
+    """Item ``place`` of a mix, ``part``, judged after the items ``before`` it."""
+    name = f"item {place} of the mix, {part!r},"
+    weight, space, reply = part.partition(" ")
+    if not part:
+        raise MixError(f"item {place} of the mix is empty: {MIX_FORM}", place, part)
+    if not space or not weight:
+        why = "starts with a space: the items are separated by a comma alone" if space else (
+            f"is not a weight, a space and a reply: {MIX_FORM}")
+        raise MixError(f"{name} {why}", place, part)
+    if weight == "BET" or weight == "FOLD":
+        raise MixError(f"{name} has no weight: each item is a weight, a space and a reply"
+                       f" ('1 {part}')", place, part)
+    if not (weight.isascii() and weight.isdigit() and len(weight) <= _WEIGHT_DIGITS) or (
+            weight[0] == "0") or int(weight) > MIX_MAX_WEIGHT:
+        raise MixError(f"{name} has the weight {weight!r}: a weight is a whole number from 1"
+                       f" to {MIX_MAX_WEIGHT}, written without a leading zero", place, part)
+    if reply.endswith("\r"):
+        raise MixError(f"{name} ends in a carriage return: only the line may", place, part)
+    try:
+        word, value = read_action(reply.encode())
+    except WireError as exc:
+        raise MixError(f"{name} is not a weight and a reply: {exc}", place, part) from None
+    if legal is not None:
+        refusal = legal.refusal(word, value)
+        if refusal is not None:
+            raise MixError(f"{name} is not legal here: {refusal}", place, part)
+    for k in range(len(before)):
+        if before[k][1] == word and before[k][2] == value:
+            raise MixError(f"{name} repeats the reply of item {k + 1}: each reply may appear"
+                           f" once in a mix", place, part)
+    return int(weight), word, value
 
 
 def read_money(line: bytes, players: int) -> list[int]:
@@ -281,7 +372,7 @@ class Shape:
         return 0
 
 
-# -- writing messages (server side) ----------------------------------------------------------
+# -- lists -----------------------------------------------------------------------------------
 
 
 def join(values) -> str:
@@ -292,54 +383,6 @@ def join(values) -> str:
 def rotate(values: list, view: int) -> list:
     """``values`` (by absolute seat) as seat ``view`` sees them: itself first, then clockwise."""
     return values[view:] + values[:view]
-
-
-#: ``Action:`` lines already written, by (word, value): the same few recur in every hand.
-ACTION_LINES: dict[tuple[str, int], bytes] = {}
-
-
-def action_line(word: str, value: int) -> bytes:
-    """``Action: BET 2\\n`` (memoised in :data:`ACTION_LINES`)."""
-    line = ACTION_LINES.get((word, value))
-    if line is None:
-        if len(ACTION_LINES) > 8192:
-            ACTION_LINES.clear()
-        line = ACTION_LINES[word, value] = f"Action: {word} {value}\n".encode()
-    return line
-
-
-def fields_text(fields) -> str:
-    """``[('Board', '-'), ('Pot', '0')]`` -> ``'Board: -\\nPot: 0\\n'``."""
-    return "".join([f"{name}: {value}\n" for name, value in fields])
-
-
-def init_round_message(money: list[int], blinds: list[int], button: int,
-                       end_prob: tuple[int, int], fields: str = "") -> bytes:
-    return (f"init_round\nMoney: {join(money)}\nBlinds: {join(blinds)}\nButton: {button}\n"
-            f"EndProb: {end_prob[0]},{end_prob[1]}\n{fields}").encode()
-
-
-def init_hand_message(hand: int, cards: str) -> bytes:
-    return f"init_hand\nHand: {hand}\nCards: {cards}\n".encode()
-
-
-def play_message(actions: bytes, fields: str = "") -> bytes:
-    return b"play\n" + actions + fields.encode() if fields else b"play\n" + actions
-
-
-def end_hand_message(actions: bytes, showdown: list[str], pots: list[tuple[int, int]],
-                     fields: str = "") -> bytes:
-    pot_text = " ".join([f"{amount},{winner}" for amount, winner in pots])
-    return (b"end_hand\n" + actions
-            + f"Showdown: {','.join(showdown)}\nPots: {pot_text}\n{fields}".encode())
-
-
-def end_action_message(answers: list[str]) -> bytes:
-    return "".join([f"EndAction: {a}\n" for a in answers]).encode()
-
-
-def end_round_message(bankrolls: list[int], hands: int) -> bytes:
-    return f"end_round\nBankrolls: {join(bankrolls)}\nNumHands: {hands}\n".encode()
 
 
 # -- reading messages (client side) ----------------------------------------------------------

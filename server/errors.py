@@ -16,7 +16,7 @@ from enum import IntEnum
 #: The most characters of a bot's reply that an error quotes.
 QUOTE = 200
 #: The first words of every reply of the protocol (in capitals), to tell replies from prose.
-REPLY_WORDS = ("READY", "OK", "REBUY", "BET", "FOLD", "PASS", "MONEY:", "THANK")
+REPLY_WORDS = ("READY", "OK", "REBUY", "BET", "FOLD", "PASS", "MIX", "MONEY:", "THANK")
 DEBUG_HINT = "if that line is debug output, write it to stderr: stdout is for replies only"
 #: How the seat of the person at the terminal is named (``pokerbots run BOT -``): a person
 #: types what they mean, so their faults get no hint about a program's debug output.

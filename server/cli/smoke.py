@@ -32,6 +32,7 @@ from pokerbots.server.play.options import MatchSetupError, limits_from_options
 from pokerbots.server.play.smoke import (
     EARLY_REPEATS,
     HANDS,
+    MIXING_OPPONENT,
     ROUNDS,
     SEED,
     Result,
@@ -75,6 +76,9 @@ def smoke_options(func):
         click.option("--exitfirst", "-x", is_flag=True, help="Stop at the first failure."),
         click.option("--opponent", default=None, metavar="BOT",
                      help="Play against this bot instead of the built-in random bot."),
+        click.option("--mixing", is_flag=True,
+                     help="The random opponents answer with mixed replies (MIX), the server"
+                          " drawing their actions."),
     ]
     func = game_options(allow_all=True)(func)
     for option in reversed(options):
@@ -90,12 +94,14 @@ def command() -> click.Command:
 
 
 def smoke(bot, game, game_texts, players, rounds, hands, seed, logs, junit_xml, reply_timeout,
-          startup_timeout, exitfirst, opponent):
+          startup_timeout, exitfirst, opponent, mixing):
     """Check that BOT plays by the rules: short matches against random bots.
 
     BOT takes every seat at tables of 2, 3 and 6 players (as the game allows), for a few
     rounds of 30 hands with fixed seeds. One line per match; a failure prints the server's
-    error and the path of the bot's transcript, which `./mybot < seatN.in` replays.
+    error and the path of the bot's transcript, which `./mybot < seatN.in` replays. With
+    --mixing the random bots answer with mixed replies (MIX) and the server draws their
+    actions.
 
     Exit code: 0 all passed, 1 the bot broke a rule, 2 bad command line, 3 internal error.
     """
@@ -123,7 +129,12 @@ def smoke(bot, game, game_texts, players, rounds, hands, seed, logs, junit_xml, 
                 raise click.BadParameter(
                     f"{name} is played by {gt.min_players} to {gt.max_players} players,"
                     f" not {', '.join(map(str, bad))}", param_hint="--players")
-    if opponent is not None:
+    if opponent is not None and mixing:
+        raise click.UsageError("--mixing makes the built-in random bot answer with mixes;"
+                               " give either --mixing or --opponent, not both")
+    if mixing:
+        opponent = MIXING_OPPONENT
+    elif opponent is not None:
         try:
             parse_bot(opponent)
         except BotSpecError as exc:
@@ -132,11 +143,11 @@ def smoke(bot, game, game_texts, players, rounds, hands, seed, logs, junit_xml, 
     limits = limits_from_options(startup_timeout=startup_timeout, reply_timeout=reply_timeout)
     sys.exit(run_all(cases, spec, hands=hands, logs=logs, limits=limits, texts=texts,
                      opponent=opponent, junit_xml=junit_xml, exitfirst=exitfirst,
-                     game_texts=game_texts))
+                     game_texts=game_texts, mixing=mixing))
 
 
 def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exitfirst,
-            game_texts=None) -> int:
+            game_texts=None, mixing=False) -> int:
     """Play ``cases`` (the library's :class:`~pokerbots.server.play.smoke.SmokeRun`) and
     print each match's line, each kind of failure once, the summary and the games to try;
     the exit code."""
@@ -144,8 +155,9 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
     if temporary:
         logs = Path(tempfile.mkdtemp(prefix="pokerbots-smoke-"))
     tty = sys.stdout.isatty()
+    against = "mixing random bots" if mixing else "random bots"
     click.echo(f"Smoke-testing {spec.label}: {len(cases)} matches of {hands} hands"
-               f" against random bots." + ("" if temporary else f" Logs: {logs}"))
+               f" against {against}." + ("" if temporary else f" Logs: {logs}"))
     note = sandbox.note_once(limits.sandbox, limits.resources.processes)
     if note:
         click.echo(note, err=True)

@@ -47,6 +47,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from pokerbots.protocol.memo import Memo
 from pokerbots.server.confine import cgroup
 from pokerbots.server.confine.limits import MIB
 from pokerbots.server.errors import ServerFault
@@ -62,10 +63,16 @@ def bwrap_path() -> str | None:
     return _which("bwrap", os.environ.get("PATH"))
 
 
-@functools.lru_cache(maxsize=8)
+#: Where a program was found, by (program, PATH). 8: the PATHs a server runs under.
+_FOUND: Memo[tuple[str, str | None], tuple[str | None]] = Memo("sandbox.which", 8)
+
+
 def _which(program: str, path: str | None) -> str | None:
     """``shutil.which``, looked up once per PATH (every bot of every match asks)."""
-    return shutil.which(program, path=path)
+    found = _FOUND.get((program, path))
+    if found is None:
+        found = _FOUND.keep((program, path), (shutil.which(program, path=path),))
+    return found[0]
 
 
 def check() -> str:

@@ -145,6 +145,20 @@ def blind_seats(players: int, button: int) -> tuple[int, int]:
 
 
 @dataclass(frozen=True, slots=True)
+class BySeat:
+    """Numbers of an ``init_round`` line, one per seat by absolute seat (the stacks): each seat
+    reads them from itself on."""
+
+    values: tuple[int, ...]
+
+
+#: A line a game adds to ``init_round``: its name and its value, a word (``carry``), a number,
+#: numbers written as they are (``BetSizes: 10,20``) or one number per seat (:class:`BySeat`).
+#: The game gives the numbers; the referee's render writes the line.
+RoundFact = tuple[str, str | int | tuple[int, ...] | BySeat]
+
+
+@dataclass(frozen=True, slots=True)
 class Deal:
     """The cards of one hand: each seat's hole cards, then the whole board (maybe empty)."""
 
@@ -269,7 +283,7 @@ class Game:
     def __init__(self, type: GameType, players: int, structure: Structure, *,
                  deck: Sequence[str], hole_cards: int, rank: Callable,
                  parse_deal: Callable[[Game, str], Deal], carry: bool = False,
-                 round_fields: Callable[[Game, int], list[tuple[str, str]]] | None = None,
+                 round_facts: Callable[[Game], list[RoundFact]] | None = None,
                  ranking: Callable[[], tuple[Callable, dict]] | None = None) -> None:
         type.check_players(players)
         if structure.stacks is not None and len(structure.stacks) != players:
@@ -287,7 +301,7 @@ class Game:
         self.rank = rank
         self.ranking = ranking
         self._parse_deal = parse_deal
-        self._round_fields = round_fields
+        self._round_facts = round_facts
         self.carry = carry
         #: Carry mode: each seat's chips between hands.
         self.stacks = list(structure.stacks) if structure.stacks is not None else None
@@ -308,17 +322,15 @@ class Game:
         played again on with made-up strengths (the all-in and luck adjustments)."""
         return Game(self.type, self.players, self.structure, deck=self.deck,
                     hole_cards=self.hole_cards, rank=rank, parse_deal=self._parse_deal,
-                    round_fields=self._round_fields)
+                    round_facts=self._round_facts)
 
     def parse_deal(self, text: str) -> Deal:
         """A :class:`Deal` from one line of a ``--cards`` file; ValueError says what is wrong."""
         return self._parse_deal(self, text)
 
-    def round_lines(self, view: int) -> str:
-        """The lines this game adds to ``init_round`` for seat ``view``."""
-        if self._round_fields is None:
-            return ""
-        return "".join(f"{name}: {value}\n" for name, value in self._round_fields(self, view))
+    def round_facts(self) -> list[RoundFact]:
+        """The lines this game adds to ``init_round``, as numbers and words (in order)."""
+        return [] if self._round_facts is None else self._round_facts(self)
 
     def hand_over(self, hand) -> None:
         """Called by a hand once its pots are paid."""
@@ -371,7 +383,7 @@ class Game:
 
 
 __all__ = [
-    "END_OF_ROUND_WHILE_WAITING", "CertifyCase", "Deal", "Game", "GameType", "IllegalMove",
-    "Option", "Shuffled", "Street", "Structure", "blind_seats", "join", "number_pair", "rotate",
-    "whole_number",
+    "END_OF_ROUND_WHILE_WAITING", "BySeat", "CertifyCase", "Deal", "Game", "GameType",
+    "IllegalMove", "Option", "RoundFact", "Shuffled", "Street", "Structure", "blind_seats", "join",
+    "number_pair", "rotate", "whole_number",
 ]

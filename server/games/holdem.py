@@ -19,13 +19,15 @@ import sys
 import threading
 from collections.abc import Callable
 
-from pokerbots.protocol.wire import MAX_DIGITS, join, parse_list, rotate
+from pokerbots.protocol.wire import MAX_DIGITS, join, parse_list
 from pokerbots.server.games.base import (
+    BySeat,
     CertifyCase,
     Deal,
     Game,
     GameType,
     Option,
+    RoundFact,
     Shuffled,
     Street,
     Structure,
@@ -182,12 +184,14 @@ def _make(type: GameType, players: int, *, stack: object = 2000, small_blind: ob
         raise ValueError("give --ante (every player antes) or --big-blind-ante (the big blind"
                          " antes for the table), not both")
     limit = type is LIMIT
+    bet_sizes: tuple[int, int] = (0, 0)
     if limit:
         small_bet = _whole("the small bet", 10 if small_bet is None else small_bet)
         big_bet = _whole("the big bet", 20 if big_bet is None else big_bet)
         if not 0 < small_bet <= big_bet:
             raise ValueError(f"bet sizes must satisfy 0 < small <= big, not {small_bet}/{big_bet}")
         sizes = (small_bet, small_bet, big_bet, big_bet)
+        bet_sizes = (small_bet, big_bet)
     else:
         if small_bet is not None or big_bet is not None:
             raise ValueError("bet sizes apply to limit Hold'em only")
@@ -202,21 +206,21 @@ def _make(type: GameType, players: int, *, stack: object = 2000, small_blind: ob
         stacks=stacks, dead_ante=ante or big_blind_ante, big_blind_ante=bool(big_blind_ante))
     same = len(set(stacks)) == 1
 
-    def round_fields(game: Game, view: int) -> list[tuple[str, str]]:
-        # One stack for all, or each seat's (you first); an ante line only when there is one.
-        fields = [("Game", type.name),
-                  ("Stack", str(stacks[0]) if same else join(rotate(list(stacks), view)))]
+    def round_facts(game: Game) -> list[RoundFact]:
+        # One stack for all, or each seat's; an ante line only when there is one.
+        facts: list[RoundFact] = [("Game", type.name),
+                                  ("Stack", stacks[0] if same else BySeat(stacks))]
         if ante:
-            fields.append(("Ante", str(ante)))
+            facts.append(("Ante", ante))
         elif big_blind_ante:
-            fields.append(("BigBlindAnte", str(big_blind_ante)))
-        fields.append(("StackMode", "carry" if carried else "reset"))
+            facts.append(("BigBlindAnte", big_blind_ante))
+        facts.append(("StackMode", "carry" if carried else "reset"))
         if limit:
-            fields.append(("BetSizes", f"{small_bet},{big_bet}"))
-        return fields
+            facts.append(("BetSizes", bet_sizes))
+        return facts
 
     return Game(type, players, structure, deck=DECK, hole_cards=2, rank=rank,
-                parse_deal=parse_deal, carry=carried, round_fields=round_fields,
+                parse_deal=parse_deal, carry=carried, round_facts=round_facts,
                 ranking=ranking)
 
 
@@ -357,10 +361,37 @@ def certify_cases(limit: bool) -> tuple[CertifyCase, ...]:
                               "--bet-sizes": "24999999999999/49999999999998"} if limit
                              else {"--stack": "99999999999999"})),
     ]
+    # The decisions where a mixed reply (PROTOCOL.md, "Mixed replies") is most easily got
+    # wrong. Three players, the button on seat 0: it acts first before the flop, seat 1 after.
+    cases += [
+        # BOT (the button) first: the one raise it may make is the smallest and the largest
+        # (no-limit: its stack of 20 makes the minimum raise all-in; limit: always).
+        CertifyCase("mix: one raise size", 3, 0, (Shuffled(1, 91),), "c",
+                    options={} if limit else {"--stack": "20,2000,2000"}),
+        # BOT holds the royal flush on the river and seat 1 bets into it: folding is never
+        # right (a mix that writes it with weight 0 is refused).
+        CertifyCase("mix: a sure answer", 3, 2, ("7c2d 9s8s Th3d | Ah Kh Qh Jh 2c",),
+                    "c|c|c|r", scripts={0: "c"},
+                    reach=r"play\nAction: PASS 0\nAction: PASS 0\nAction: BET [1-9]\d*\n"
+                          r"Board: Ah Kh Qh Jh 2c\n"),
+    ]
     if limit:
         # Three raises before BOT (the big blind): the cap of four bets is reached.
         cases.append(CertifyCase("raise cap", 4, 2, ("AsAd 2c7d KsKd QsQc | 3c 8h 9d 4s 2h",),
                                  "r c"))
+    else:
+        cases += [
+            # Four players: the first to act goes all-in for 2000 and BOT (the button) has 50:
+            # calling puts it all-in, and no raise is allowed (a raise in a mix is illegal, and
+            # an all-in listed beside the call repeats it); the blinds fold.
+            CertifyCase("mix: no raise allowed", 4, 0, (Shuffled(1, 92),), "f", scripts={3: "a"},
+                        options={"--stack": "50,2000,2000,2000"}),
+            # BOT (the button) first with 14 digits of chips: a raise range of a hundred
+            # thousand billion sizes, more than a mix may list (64 items), in the longest
+            # numbers a reply may carry.
+            CertifyCase("mix: a wide raise range", 3, 0, (Shuffled(1, 93),), "c",
+                        options={"--stack": "99999999999999"}),
+        ]
     return tuple(cases)
 
 

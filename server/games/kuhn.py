@@ -56,8 +56,20 @@ def make(players: int) -> Game:
 
 
 def certify_cases() -> tuple[CertifyCase, ...]:
-    """Kuhn's certify cases beyond every game's: the end of the round while BOT waits."""
-    return (END_OF_ROUND_WHILE_WAITING,)
+    """Kuhn's certify cases beyond every game's: the end of the round while BOT waits, and the
+    decisions where a mixed reply (PROTOCOL.md, "Mixed replies") is most easily got wrong."""
+    return (
+        END_OF_ROUND_WHILE_WAITING,
+        # Three players, the button on seat 0: seat 1 acts first. BOT first, nobody has bet:
+        # checking is free (no FOLD) and the one bet is both the smallest and the largest (a
+        # mix listing both repeats an item).
+        CertifyCase("mix: one raise size", 3, 1, ("Q J K",), "c"),
+        # Seat 1 bets before BOT: calling or folding, no raise (a raise in a mix is illegal).
+        CertifyCase("mix: no raise allowed", 3, 2, ("A J Q",), "r", scripts={0: "c"}),
+        # BOT holds the ace, the best card, facing the bet: calling wins for sure (a mix that
+        # writes the fold it never plays with weight 0 is refused).
+        CertifyCase("mix: a sure answer", 3, 2, ("Q J A",), "r", scripts={0: "c"}),
+    )
 
 
 KUHN = GameType(name="kuhn", title="Kuhn poker", min_players=2, max_players=6, make=make,

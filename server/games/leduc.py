@@ -72,12 +72,14 @@ def make(players: int) -> Game:
 
     return Game(LEDUC, players, STRUCTURE, deck=tuple(r for r in ranks for _ in "12"),
                 hole_cards=1, rank=rank, parse_deal=parse_deal,
-                round_fields=lambda game, view: [("Game", LEDUC.name)])
+                round_facts=lambda game: [("Game", LEDUC.name)])
 
 
 def certify_cases() -> tuple[CertifyCase, ...]:
     """Leduc's certify cases beyond every game's: the end of the round while BOT waits, a
-    split pot with an odd chip, the raise cap."""
+    split pot with an odd chip, the raise cap, and the decisions where a mixed reply
+    (PROTOCOL.md, "Mixed replies") is most easily got wrong (the raise cap is one: no raise
+    is allowed there)."""
     return (
         END_OF_ROUND_WHILE_WAITING,
         # BOT acts first in both rounds and the others only check or call: BOT never faces a
@@ -86,6 +88,15 @@ def certify_cases() -> tuple[CertifyCase, ...]:
         CertifyCase("odd chip", 3, 1, ("K K Q | J",), "c"),
         # A bet and a raise before BOT: the cap of two bets is reached.
         CertifyCase("raise cap", 3, 0, ("K Q A | J",), "r c|c"),
+        # BOT first, nobody has bet: checking is free and the one bet size is both the
+        # smallest and the largest raise (a mix listing both repeats an item).
+        CertifyCase("mix: one raise size", 3, 1, ("Q J K | A",), "c"),
+        # BOT's king pairs the board, the best hand there is, and seat 1 bets into it in the
+        # second round: folding is never right (a mix that writes it with weight 0 is
+        # refused).
+        CertifyCase("mix: a sure answer", 3, 2, ("Q J K | K",), "c|r", scripts={0: "c"},
+                    reach=r"play\nAction: PASS 0\nAction: PASS 0\nAction: BET [1-9]\d*\n"
+                          r"Board: K\n"),
     )
 
 

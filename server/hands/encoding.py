@@ -18,6 +18,8 @@ import math
 from json.encoder import encode_basestring_ascii
 from typing import Final
 
+from pokerbots.protocol.memo import Memo
+
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
 
 
@@ -36,16 +38,17 @@ def encode(record: dict) -> str:
 
 
 #: The JSON text of short strings, as they recur (card texts, action words, keys): the
-#: escaping function is a generic call from compiled code, a dict lookup is not.
-_SHORT: Final[dict[str, str]] = {}
+#: escaping function is a generic call from compiled code, a look-up is not. 4096: a match's
+#: card texts and words (a Hold'em hand's cards are one of 1,326 pairs).
+_SHORT: Final[Memo[str, str]] = Memo("record.strings", 4096)
 
 
 def _string(text: str) -> str:
     encoded = _SHORT.get(text)
     if encoded is None:
         encoded = encode_basestring_ascii(text)
-        if len(text) <= 16 and len(_SHORT) < 4096:
-            _SHORT[text] = encoded
+        if len(text) <= 16:
+            _SHORT.keep(text, encoded)
     return encoded
 
 
@@ -59,15 +62,14 @@ def _int(value: int) -> str:
 
 
 #: Each key's JSON text with its colon (``"hand":``), as the keys recur in every record.
-_KEYS: Final[dict[str, str]] = {}
+#: 4096: a record has a dozen keys; what else comes through is the tables' own.
+_KEYS: Final[Memo[str, str]] = Memo("record.keys", 4096)
 
 
 def _key(key: str) -> str:
     text = _KEYS.get(key)
     if text is None:
-        text = _string(key) + ":"
-        if len(_KEYS) < 4096:
-            _KEYS[key] = text
+        text = _KEYS.keep(key, _string(key) + ":")
     return text
 
 

@@ -56,8 +56,8 @@ class _Always(TypedDict):
 class HandRecord(_Always, total=False):
     """One finished hand, a line of ``hands.jsonl``: the fields every hand has, in that
     order, then those of its game
-    (:meth:`~pokerbots.server.games.engine.betting.Hand.record`), then a tournament's
-    adjustments."""
+    (:meth:`~pokerbots.server.games.engine.betting.Hand.record`), then its mixes, then a
+    tournament's adjustments."""
 
     #: The dead antes each seat posted (straight into the pot), in a game that has them.
     antes: list[int]
@@ -69,6 +69,13 @@ class HandRecord(_Always, total=False):
     stacks_start: list[int]
     #: Each seat's chips as the hand ends, in a game with stacks.
     stacks_end: list[int]
+    #: The mixed replies (``MIX``, PROTOCOL.md), in a hand that had one: each as
+    #: ``[action, [[weight, word, value], ...], drawn]``, where ``action`` indexes ``actions``
+    #: (the action the mix decided, played by the seat that sent it), the items are
+    #: ``[weight, "BET" or "FOLD", value]`` in the order sent, and ``drawn`` indexes the items
+    #: (the one played, drawn with probability weight / total). A seat's private decision:
+    #: seen only by whoever may see that seat's hole cards (:func:`public_view`).
+    mixes: list[list[Any]]
     #: A tournament's all-in adjustment: each seat's expected result over every board that
     #: could have come, for a hand that ended all-in before the last board card
     #: (:mod:`pokerbots.server.scoring.equity`).
@@ -94,10 +101,19 @@ def visible_cards(record: HandRecord, seats: Collection[int]) -> list[str]:
             for seat, cards in enumerate(record["cards"])]
 
 
+def visible_mixes(record: HandRecord, seats: Collection[int]) -> list[list[Any]]:
+    """The record's ``mixes`` that a viewer who may see the hole cards of ``seats`` sees: those
+    the seats sent. A mix is a bot's private decision, its declared strategy, which a rival
+    could exploit: kept like its cards. (The action drawn is public, in ``actions``.)"""
+    actions = record["actions"]
+    return [mix for mix in record.get("mixes") or () if actions[mix[0]][0] in seats]
+
+
 def public_view(record: HandRecord, seats: Collection[int] | None = None) -> dict[str, object]:
     """What of ``record`` a viewer may see once the hand is over: the :data:`PUBLIC_FIELDS`
     it has and, for a viewer who may see the hole cards of ``seats`` (none for the public),
-    every seat's ``cards`` (:func:`visible_cards`) and the ``bankrolls``. Without ``seats``
+    every seat's ``cards`` (:func:`visible_cards`), the ``bankrolls`` and the ``mixes`` those
+    seats sent (:func:`visible_mixes`; the field only when there is one). Without ``seats``
     (the hand feed: one line for every seat that asks for it), the public fields alone."""
     fields: Mapping[str, object] = record
     found = {key: fields[key] for key in PUBLIC_FIELDS if key in fields}
@@ -105,6 +121,10 @@ def public_view(record: HandRecord, seats: Collection[int] | None = None) -> dic
         found["cards"] = visible_cards(record, seats)
         if "bankrolls" in record:
             found["bankrolls"] = record["bankrolls"]
+        if "mixes" in record:
+            mixes = visible_mixes(record, seats)
+            if mixes:
+                found["mixes"] = mixes
     return found
 
 

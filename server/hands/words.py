@@ -1,5 +1,6 @@
 """A player's action in words, as a poker site's hand history says it: ``folds``, ``checks``,
-``calls 10``, ``bets 20``, ``raises to 60``, ``and is all-in``, ``wins 120``.
+``calls 10``, ``bets 20``, ``raises to 60``, ``and is all-in``, ``wins 120``; and, after an
+action a mixed reply's draw chose, ``(drawn, 2/4)``.
 
 The one wording of ``hands.txt`` (:mod:`pokerbots.server.logs.history`) and of the site's
 replayer. Compiled with the per-message modules (see setup.py): every action of every hand
@@ -21,6 +22,17 @@ def all_in(put: int, stack: int) -> str:
     """:data:`ALL_IN` when a seat that came with ``stack`` chips (0: a game without stacks)
     has put ``put`` in the hand: every chip; else nothing."""
     return ALL_IN if put >= stack > 0 else ""
+
+
+def drawn(mix: list) -> str:
+    """Said after the action a mixed reply decided (``mix``, one of a hand record's ``mixes``:
+    ``[action, [[weight, word, value], ...], drawn]``): `` (drawn, 2/4)``, the drawn item's
+    weight over the mix's total, the probability it was drawn with, as the bot declared it."""
+    items = mix[1]
+    total = 0
+    for item in items:
+        total += item[0]
+    return f" (drawn, {items[mix[2]][0]}/{total})"
 
 
 class Phrases:

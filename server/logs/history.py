@@ -2,7 +2,8 @@
 
 Written like a poker site's hand history: the forced bets posted, every action (``checks``,
 ``calls 10``, ``bets 20``, ``raises to 60``, ``and is all-in``) naming the player by label and
-seat, street headings with the board, the uncalled bet returned, what is shown and won.
+seat, ``(drawn, 2/4)`` after an action a mixed reply's draw chose (with its probability),
+street headings with the board, the uncalled bet returned, what is shown and won.
 The words of each action are :mod:`pokerbots.server.hands.words`'s, as in the site's replayer.
 ``hands.txt`` is rendered from each hand's record as the match writes it (the logs' writer),
 and ``pokerbots show`` renders the same from ``hands.jsonl`` at any time. Compiled with the
@@ -12,7 +13,7 @@ per-message modules (see setup.py): every hand of a match is rendered.
 from __future__ import annotations
 
 from pokerbots.server.hands.record import HandRecord
-from pokerbots.server.hands.words import Phrases, all_in
+from pokerbots.server.hands.words import Phrases, all_in, drawn
 
 
 def render_hand(record: HandRecord, labels: list[str], streets=(), ante: int = 0) -> str:
@@ -81,6 +82,7 @@ class HandHistory:
         if headed:
             lines.append(self._heading(0, board))
         actions: list[list] = record["actions"]
+        first = len(lines)  # the first action's line (the street headings come between)
         for played in actions:
             seat: int = played[0]
             word: str = played[1]
@@ -98,6 +100,8 @@ class HandHistory:
                                         earlier[seat] + value, stacks[seat] if stacks else 0))
             if not folds and value != front[seat]:
                 front[seat] = value
+        if "mixes" in record:  # a hand without mixes pays for this test alone
+            self._say_drawn(lines, first, record["mixes"], board)
         # Streets dealt with no betting left (everyone all-in but one, or all).
         streets = len(self.streets)
         while headed and street + 1 < streets and self.shown_after[street + 1] <= len(board):
@@ -125,6 +129,23 @@ class HandHistory:
         results = ", ".join([str(d) if d < 0 else "+" + str(d) for d in deltas])
         lines.append(f"  result: {results}; bankrolls: {', '.join([str(b) for b in bankrolls])}")
         return "\n".join(lines) + "\n\n"
+
+    def _say_drawn(self, lines: list[str], first: int, mixes: list[list], board: list[str]
+                   ) -> None:
+        """Add :func:`~pokerbots.server.hands.words.drawn` to the line of each action that a mix
+        decided: ``lines[first:]`` are the hand's action lines, in order, and its street
+        headings."""
+        headings = {self._heading(s, board) for s in range(len(self.streets))} \
+            if self.headed else set()
+        decided = {mix[0]: mix for mix in mixes}
+        action = 0
+        for i in range(first, len(lines)):
+            if lines[i] in headings:
+                continue
+            mix = decided.get(action)
+            if mix is not None:
+                lines[i] += drawn(mix)
+            action += 1
 
     def _heading(self, street: int, board: list[str]) -> str:
         cards = " ".join(board[: self.shown_after[street]])

@@ -175,11 +175,11 @@ def prepare(config: MatchConfig, on_hand: Callable[[dict], None] | None = None) 
         if trial is not None:
             pinned = trial.hand_over(referee.hands_played)
             if pinned is not None:
-                referee.defer = pinned
+                referee.coalescer.defer = pinned
 
     referee = Referee(game, rng, end_prob=config.end_prob, hands=hands, button=button,
                       deals=deals, on_hand=record, labels=[b.label for b in config.bots],
-                      defer=_defer(config))
+                      defer=_defer(config), seed=seed)
     return PreparedMatch(config, game, referee, log, seed, trial)
 
 
@@ -300,12 +300,12 @@ def cpu_list(cpus: list[int]) -> str:
 
 
 def _defer(config: MatchConfig) -> bool:
-    """Whether a seat's init_hand and end-of-hand messages wait for its next turn (see
-    :class:`~.referee.referee.Referee`). Yes when the match runs on one CPU: the bots could not read
-    them side by side anyway, and each write saved is a wake-up saved (3-player Kuhn: five
-    writes a hand become three). No on several CPUs, where the bots read them at the same
-    time, nor with a person at the table (a seat with a reply limit of its own), who should see
-    the cards when the hand starts."""
+    """Whether a seat's init_hand and end-of-hand messages wait for its next turn (the
+    coalescer's switch, :mod:`pokerbots.server.referee.coalesce`). Yes when the match runs on
+    one CPU: the bots could not read them side by side anyway, and each write saved is a
+    wake-up saved (3-player Kuhn: five writes a hand become three). No on several CPUs, where
+    the bots read them at the same time, nor with a person at the table (a seat with a reply
+    limit of its own), who should see the cards when the hand starts."""
     if _person_at_table(config):
         return False
     if isinstance(config.cpu, Trial):

@@ -50,6 +50,10 @@ _NOTE = re.compile(r" \(note: .*\)$")
 #: How the random opponent is named in results and in Reproduce lines: a command a person can
 #: type (a module of pokerbots runs under the server's own Python, see seats/bots.py).
 OPPONENT = "python3 -m pokerbots.server.play.smoke_random"
+#: The random opponent answering with mixed replies (``MIX``), the dealer drawing its actions
+#: (``pokerbots smoke --mixing``): the same distribution, so the bot under test sees the same
+#: kinds of play, and the actions it learns of were drawn by the server.
+MIXING_OPPONENT = f"{OPPONENT} --mix"
 #: A game's first matches that fail the same way before their first hand is over, after which
 #: its other matches are not played (:func:`same_early_failures`): the bot cannot start it.
 EARLY_REPEATS = 3

@@ -7,7 +7,12 @@ checks or calls, bets or raises (to a random legal amount) or folds, each with e
 among those that are legal. Its random numbers come from ``--seed`` when it is given, else
 from the seed the server gives its seat (``POKERBOTS_SEED``), so a match replays the same.
 
-Run it as ``python -m pokerbots.server.play.smoke_random [--seed N]``.
+With ``--mix`` it answers with that distribution as a mixed reply and the server draws the
+action: each kind of reply an equal share, the bet or raise share spread evenly over the
+legal sizes, or over :data:`RAISE_SIZES` of them spread evenly from the minimum to the
+maximum when the range holds more (at most 64 items in all).
+
+Run it as ``python -m pokerbots.server.play.smoke_random [--seed N] [--mix]``.
 """
 
 from __future__ import annotations
@@ -15,8 +20,29 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from fractions import Fraction
 
-from pokerbots.protocol.client import run, seeded_random
+from pokerbots.protocol.client import integer_weights, run, seeded_random
+
+#: The most raise sizes of a mix: with check/call and fold, the protocol's 64 items.
+RAISE_SIZES = 62
+
+
+def mixing_decider():
+    """``decide(state)``: the distribution :func:`random_decider` draws from (its raise sizes
+    spread over at most :data:`RAISE_SIZES`), as a mixed reply."""
+
+    def decide(state) -> str:
+        sizes = state.raise_sizes(RAISE_SIZES)
+        share = Fraction(1, 1 + bool(sizes) + (state.fold() is not None))
+        shares = {state.check_or_call(): share}
+        for size in sizes:
+            shares[state.raise_to(size)] = share / len(sizes)
+        if state.fold() is not None:
+            shares[state.fold()] = share
+        return state.mix(integer_weights(shares))
+
+    return decide
 
 
 def random_decider(rng: random.Random):
@@ -38,8 +64,11 @@ def random_decider(rng: random.Random):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--mix", action="store_true",
+                        help="answer with the distribution as a mixed reply (MIX ...) and let "
+                             "the server draw the action")
     args = parser.parse_args(argv)
-    run(random_decider(seeded_random(args.seed)))
+    run(mixing_decider() if args.mix else random_decider(seeded_random(args.seed)))
     return 0
 
 

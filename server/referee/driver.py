@@ -7,9 +7,11 @@ objects, for ``pokerbots deal``, simulations and the tests; :func:`play_local` r
 an event loop.
 
 The loop is written for the hot path: a table answers from :meth:`Table.poll` when the reply is
-already there, and the loop awaits :meth:`Table.reply` only when it is not. Messages for every
-seat are all posted before any reply is awaited, so the bots work on them at the same time. A
-seat sent several messages in one write (``exchange.kinds``) answers each with its own line.
+already there, and the loop awaits :meth:`Table.reply` only when it is not. An exchange is one
+of two kinds (:mod:`.coalesce`): an :class:`~.coalesce.Ask` of one seat, or a
+:class:`~.coalesce.Tell` to every seat, whose messages are all posted before any reply is
+awaited, so that the bots work on them at the same time. Either may carry several messages to
+a seat in one write, each answered by its own line: one wait loop for each kind.
 A table reports a seat that cannot answer (it crashed, timed out...) by raising
 :class:`SeatFailure`; the loop first has the referee judge every reply already read of that
 exchange (:meth:`Referee.judge_read`: the first rule broken is the fault reported, not the exit
@@ -22,7 +24,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from pokerbots.server.referee.referee import Exchange, Referee
+from pokerbots.protocol.wire import Kind
+from pokerbots.server.referee.coalesce import Ask, Exchange
+from pokerbots.server.referee.referee import Referee
 
 
 class SeatFailure(Exception):
@@ -62,81 +66,51 @@ async def drive(referee: Referee, table: Table) -> None:
     exchanges = referee.exchanges()
     send = exchanges.send
     post, poll, answered = table.post, table.poll, table.answered
-    exchange = None
+    exchange: Exchange | None = None
+    # Where the exchange under way is, for a failure: seat s's lines read so far (before its
+    # message ``part``), and every seat's before s (a tell).
     s = part = 0
-    # What was read of the exchange under way, for a failure: every seat's replies before
-    # seat s (all-seat exchanges), and seat s's lines before part (a bundle).
-    replies: list = []
-    lines: list = []
+    lines: list[bytes] = []
+    replies: list[list[bytes]] = []
     try:
         exchange = send(None)
         while True:
             post(exchange)
-            seat = exchange.seat
-            kinds = exchange.kinds
-            if seat is not None:
-                s, part = seat, 0
-                if kinds is None:  # the hot path: one message, one reply
-                    line = poll(seat)
-                    if line is None:
-                        line = await table.reply(seat)
-                    answered(exchange)
-                    exchange = send(line)
-                    continue
-                # One seat's bundle (on one CPU, every seat's first decision of a hand): read
-                # here rather than by the loop below, which costs 2-3% of a Kuhn hand more.
+            if isinstance(exchange, Ask):
+                s = exchange.seat
                 lines = []
-                for part in range(len(kinds[seat])):  # noqa: B007 (the failure handler reads it)
-                    line = poll(seat)
+                for part in range(len(exchange.kinds)):  # noqa: B007 (the failure handler reads it)
+                    line = poll(s)
                     if line is None:
-                        line = await table.reply(seat)
+                        line = await table.reply(s)
                     lines.append(line)
                 answered(exchange)
-                exchange = send(tuple(lines))
+                exchange = send(lines)
                 continue
             replies = []
-            for s in range(len(exchange.messages)):
-                if kinds is None:
-                    part = 0
-                    line = poll(s)
-                    if line is None:
-                        line = await table.reply(s)
-                    replies.append(line)
-                    continue
+            for s in range(len(exchange.kinds)):
                 lines = []
-                for part in range(len(kinds[s])):  # noqa: B007 (the failure handler reads it)
+                for part in range(len(exchange.kinds[s])):  # noqa: B007 (as above)
                     line = poll(s)
                     if line is None:
                         line = await table.reply(s)
                     lines.append(line)
-                replies.append(tuple(lines))
+                replies.append(lines)
             answered(exchange)
             exchange = send(replies)
     except StopIteration:
         return
     except SeatFailure as failure:
         assert exchange is not None  # a table fails only while an exchange is under way
-        referee.judge_read(exchange, _read(exchange, replies, lines))
-        message = exchange.messages[0] if exchange.seat is not None else exchange.messages[s]
-        kind = exchange.kind
-        if exchange.kinds is None:
-            raise referee.fault(failure.seat, kind, failure.reason, sent=message,
-                                received=failure.received, legal=failure.legal,
-                                seat_failure=True) from None
-        raise referee.fault(failure.seat, exchange.kinds[s][part], failure.reason,
-                            sent=message[part], received=failure.received, legal=failure.legal,
-                            part=part, seat_failure=True) from None
-
-
-def _read(exchange: Exchange, replies: list, lines: list) -> list[list[bytes]]:
-    """The replies read of ``exchange`` when a seat failed (see :meth:`Referee.judge_read`):
-    for each seat asked, in order, its lines read."""
-    kinds = exchange.kinds
-    if exchange.seat is not None:
-        return [[]] if kinds is None else [list(lines)]
-    if kinds is None:
-        return [[reply] for reply in replies]
-    return [*[list(reply) for reply in replies], list(lines)]
+        if isinstance(exchange, Ask):
+            referee.judge_read(exchange, [lines])
+            kind, message = exchange.kinds[part], exchange.messages[part]
+        else:
+            referee.judge_read(exchange, [*replies, lines])
+            kind, message = exchange.kinds[s][part], exchange.messages[s][part]
+        raise referee.fault(failure.seat, kind, failure.reason, sent=message,
+                            received=failure.received, legal=failure.legal, part=part,
+                            seat_failure=True) from None
 
 
 class LocalTable:
@@ -152,18 +126,24 @@ class LocalTable:
 
     def post(self, exchange: Exchange) -> None:
         self._replies: dict[int, list[bytes | None]] = {}
-        seat, kinds = exchange.seat, exchange.kinds
-        seats = range(len(exchange.messages)) if seat is None else (seat,)
-        for s, message in zip(seats, exchange.messages):
-            parts = zip(kinds[s], message) if kinds is not None else ((exchange.kind, message),)
-            replies = self._replies[s] = []
-            for kind, part in parts:
-                reply = self.seats[s].receive(part)
-                replies.append(reply)
-                if reply is None:
-                    return  # poll reports it, after the replies before it
-                if self.transcript is not None:
-                    self.transcript.append((s, kind, part, reply))
+        if isinstance(exchange, Ask):
+            self._answer(exchange.seat, exchange.messages, exchange.kinds)
+            return
+        for s in range(len(exchange.messages)):
+            if not self._answer(s, exchange.messages[s], exchange.kinds[s]):
+                return  # poll reports it, after the replies before it
+
+    def _answer(self, seat: int, messages: Sequence[bytes], kinds: Sequence[Kind]) -> bool:
+        """Have ``seat`` answer each message; False once it did not."""
+        replies = self._replies[seat] = []
+        for kind, message in zip(kinds, messages):
+            reply = self.seats[seat].receive(message)
+            replies.append(reply)
+            if reply is None:
+                return False
+            if self.transcript is not None:
+                self.transcript.append((seat, kind, message, reply))
+        return True
 
     def poll(self, seat: int) -> bytes:
         reply = self._replies[seat].pop(0)

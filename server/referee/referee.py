@@ -1,14 +1,17 @@
-"""The referee: turns a game into protocol messages and judges every reply. No I/O.
+"""The referee: the rules of a round, turned into what each seat is told and asked. No I/O.
 
 :meth:`Referee.exchanges` is a generator that a driver (:mod:`.driver`) runs. Each value it
-yields is an :class:`Exchange`: the messages of one step of the round, for one seat (``play``)
-or for every seat at once (everything else). The driver ``send()``s back the reply line (bytes,
-without the newline) or, for every seat, the list of reply lines in seat order. A reply that
-breaks a rule raises :class:`~pokerbots.server.errors.BotFault` out of ``send()``; the generator
-returns once every bot has said goodbye.
+yields is an exchange (:mod:`.coalesce`): an :class:`~.coalesce.Ask` of one seat or a
+:class:`~.coalesce.Tell` to every seat, each carrying one or several messages to a seat, each
+answered by its own line. The driver ``send()``s back the lines read: for an ask, the seat's
+list; for a tell, every seat's list in seat order. A reply that breaks a rule raises
+:class:`~pokerbots.server.errors.BotFault` out of ``send()``; the generator returns once every
+bot has said goodbye.
 
-The referee knows no game: it asks the game's hand what is legal, and the game's shape which
-lines it adds to each message.
+The referee knows no game: it asks the game's hand what is legal and plays each reply on it.
+Its rules yield notices and questions; the coalescer (:mod:`.coalesce`) decides which write
+each goes out in, and the render (:mod:`.render`) writes every message from the rules'
+numbers.
 """
 
 from __future__ import annotations
@@ -18,52 +21,23 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import Any, Final
 
 from pokerbots.protocol import wire
-from pokerbots.protocol.wire import GOODBYE, Kind, Legal, WireError, join, rotate
+from pokerbots.protocol.wire import GOODBYE, GOODBYE_BYTES, Kind, Legal, WireError
 from pokerbots.server.errors import BotFault
 from pokerbots.server.games.base import Game, IllegalMove
 from pokerbots.server.games.engine.betting import Hand, start_hand
-
-
-class Exchange:
-    """One step of the round: ``messages[s]`` for each seat asked. ``seat`` is the one seat asked
-    (``messages`` then holds its message alone), or ``None`` when every seat is asked.
-
-    When ``kinds`` is given the step is a bundle: ``messages[s]`` is a tuple of messages sent
-    together, of the kinds ``kinds[s]``, each answered by its own line, and the reply of seat
-    ``s`` is the tuple of those lines (with ``seat`` given: ``messages[0]`` for that seat, and
-    ``kinds[seat]`` their kinds). ``kind`` is then the kind of the first message.
-    """
-
-    __slots__ = ("kind", "seat", "messages", "kinds")
-
-    # A plain class rather than a NamedTuple: one is made per decision, and a compiled
-    # class is built without running Python code.
-    def __init__(self, kind: Kind, seat: int | None, messages: Sequence,
-                 kinds: Sequence[tuple[Kind, ...]] | None = None) -> None:
-        self.kind = kind
-        self.seat = seat
-        self.messages = messages
-        self.kinds = kinds
-
+from pokerbots.server.hands.record import HandRecord
+from pokerbots.server.referee.coalesce import (
+    Ask,
+    Coalescer,
+    Exchange,
+    Notice,
+    Part,
+    Question,
+)
+from pokerbots.server.referee.render import Render, cards_text, shown_texts
 
 _READY: Final = b"READY"
-_FOLDED: Final = wire.action_line("FOLD", 0)  # a player who folded on an earlier street
-_PASS: Final = {chips: wire.action_line("PASS", chips) for chips in range(64)}
-
-
-class _Part:
-    """A message to one seat whose reply decides nothing that follows, waiting to go out with
-    the next: ``hand`` is the hand it belongs to (for a fault) and ``answer`` its only legal
-    reply."""
-
-    __slots__ = ("kind", "message", "hand", "answer")
-
-    def __init__(self, kind: Kind, message: bytes, hand: int | None, answer: bytes) -> None:
-        self.kind = kind
-        self.message = message
-        self.hand = hand
-        self.answer = answer
-
+_OK: Final = b"OK"
 
 _CURRENT = -1  # fault(): the hand follows from the kind of message
 
@@ -75,16 +49,17 @@ class Referee:
     instead fixes the number of hands (the bots are then told ``EndProb: 0,1``). ``deals``
     gives the cards of each hand (the round also ends when it runs out); otherwise ``rng`` deals.
     ``rng`` also draws the first button (unless ``button`` is given) and the end of the round.
-    ``on_hand`` is called with a JSON-ready record of every hand as soon as it is over.
-    ``labels`` name the bots in their faults.
+    ``on_hand`` is called with the record of every hand
+    (:class:`~pokerbots.server.hands.record.HandRecord`) as soon as it is over.
+    ``labels`` name the bots in their faults. ``seed`` is the match's seed: a mixed reply
+    (``MIX``, PROTOCOL.md) is drawn from a generator of each hand's own,
+    ``random.Random(f"{seed}:{hand}:mix")``, never from ``rng``, so that a round deals the
+    same cards whether or not its bots mix, and replays exactly from its seed.
 
-    Messages whose replies decide nothing that follows (``init_hand``, ``end_hand`` when OK is
-    its only answer, the ``EndAction`` lines) wait to go out in one write with the next message
-    to the same seat: by default the messages that start the next hand, to every seat at once.
-    With ``defer``, the seat's next ``play`` (or ``end_round``): a seat hears of a hand when it
-    is first asked to act in it, and a hand of three decisions takes three writes, one per
-    decision. Each seat receives the same bytes either way; only when they arrive differs.
-    ``defer`` may change between hands.
+    Messages whose replies decide nothing that follows wait to go out with the next message
+    to the same seat, as the :attr:`coalescer` decides: ``defer`` is its one switch (see
+    :mod:`.coalesce`: with it, a seat's messages wait for its next ``play``; it may change
+    between hands).
     """
 
     def __init__(
@@ -96,9 +71,10 @@ class Referee:
         hands: int | None = None,
         button: int | None = None,
         deals: Iterable | None = None,
-        on_hand: Callable[[dict], None] | None = None,
+        on_hand: Callable[[HandRecord], None] | None = None,
         labels: Sequence[str] | None = None,
         defer: bool = False,
+        seed: int = 0,
     ) -> None:
         self.game = game
         self.players = n = game.players
@@ -109,80 +85,77 @@ class Referee:
         self.button = rng.randrange(n) if button is None else button
         self.on_hand = on_hand
         self.labels = list(labels) if labels is not None else [None] * n
+        self.seed = seed
         self.bankrolls = [0] * n
         #: Hands whose result is settled, credited and logged (a fault after that, in the
         #: end_hand or Money exchange, does not take the hand back).
         self.hands_played = 0
         #: Number of the hand being played (None before the first and after the last).
         self.hand_number: int | None = None
-        self._order: list[list[int]] = [rotate(list(range(n)), v) for v in range(n)]
         self._hand: Hand | None = None
+        #: Each action of the hand in progress, for its record: [seat, word, value, street].
+        self._actions: list[list] = []
+        #: The mixed replies of the latest hand that had one (None before the first).
+        self._mixes: _Mixes | None = None
         self._ended_hand: int | None = None  # the hand whose end_hand and Money replies are due
         self._end_hands: tuple[int, list[bytes]] | None = None  # its end_hand messages, by seat
-        self.defer = defer
-        # What waits to go out to each seat, and what went out in the write in flight.
-        self._pending: list[list[_Part]] = [[] for _ in range(n)]
-        self._flight: list[list[_Part]] = [[] for _ in range(n)]
+        self._render = Render(game)
+        #: What goes out in each write (its ``defer`` is the match's switch).
+        self.coalescer = Coalescer(n, self._judge_part, defer=defer, rebuy=game.carry)
 
     # -- the round -------------------------------------------------------------------------
 
     def exchanges(self) -> Generator[Exchange, Any, None]:
+        """The round, as the driver's exchanges (see the module's docstring)."""
+        return self.coalescer.exchanges(self._rules())
+
+    def _rules(self) -> Generator[Notice | Question, Any, None]:
+        """The round as what each seat must be told (a :class:`Notice`) and asked (a
+        :class:`Question`, answered by its reply line, or every seat's)."""
         n = self.players
         game = self.game
-        blinds = game.blinds(self.button)
-        messages = [
-            wire.init_round_message(rotate(self.bankrolls, v), rotate(blinds, v),
-                                    (self.button - v) % n, self.end_prob, game.round_lines(v))
-            for v in range(n)
-        ]
-        replies = yield Exchange(Kind.INIT_ROUND, None, messages)
-        self._expect_all(Kind.INIT_ROUND, replies, _READY, messages)
-
+        render = self._render
+        yield Notice(Kind.INIT_ROUND, [render.init_round(self.bankrolls, self.button,
+                                                         self.end_prob, v) for v in range(n)],
+                     [_READY] * n, None, now=True)
         number = 0
         button = self.button
-        pending = self._pending
-        carry = game.carry
         while True:
             deal = self._next_deal()
             if deal is None:
                 break
-            defer = self.defer and not carry  # read each hand: a match may move to one CPU
             self.hand_number = number
             self._hand = hand = start_hand(game, button, deal)
-            self._start_betting(hand)
-            for v in range(n):
-                pending[v].append(_Part(Kind.INIT_HAND,
-                                        wire.init_hand_message(number, hand.hole_text(v)),
-                                        number, _READY))
-            first = None
-            if not defer:
-                # One write per seat: what waits, and for the first to act its play message.
-                actor = hand.to_act
-                play = self._play_message(hand, actor) if actor is not None else None
-                replies = yield self._bundle(actor, play)
-                self._judge_bundle(replies)
-                if actor is not None and play is not None:
-                    first = (play, replies[actor][-1])
-            yield from self._betting(hand, first)
+            render.start_hand(hand)
+            actions: list[list] = []
+            self._actions = actions
+            yield Notice(Kind.INIT_HAND, [render.init_hand(number, hand, v) for v in range(n)],
+                         [_READY] * n, number)
+            while hand.to_act is not None:
+                seat = hand.to_act
+                message = render.play(hand, seat)
+                reply = yield Question(Kind.PLAY, seat, (message,))
+                street = hand.street
+                word, value = self._judge_action(hand, seat, reply, message)
+                render.acted(seat, word, value, street)
+                actions.append([seat, word, value, street])
 
             record = self._settle(hand, number, button)
             self.hands_played = number + 1
             if self.on_hand is not None:
                 self.on_hand(record)  # before anything else can fail: the hand is played
-            messages = [self._end_hand_message(hand, v, record["showdown"]) for v in range(n)]
+            shown = record["showdown"]
+            messages = [render.end_hand(hand, v, shown) for v in range(n)]
             self._ended_hand = number
             self._end_hands = (number, messages)
             if game.carry:  # a seat may answer REBUY: the answers make the EndAction lines
-                replies = yield Exchange(Kind.END_HAND, None, messages)
+                replies = yield Question(Kind.END_HAND, None, messages)
                 words = [self._end_reply(v, replies[v], messages[v]) for v in range(n)]
             else:  # OK is the only answer: end_hand waits with the EndAction lines
                 words = ["OK"] * n
-                for v in range(n):
-                    pending[v].append(_Part(Kind.END_HAND, messages[v], number, b"OK"))
-            actions = self._end_actions(words)
-            for v in range(n):
-                pending[v].append(_Part(Kind.END_ACTION, actions[v], number,
-                                        wire.money_reply(rotate(self.bankrolls, v))))
+                yield Notice(Kind.END_HAND, messages, [_OK] * n, number)
+            yield Notice(Kind.END_ACTION, render.end_actions(words),
+                         [render.money(self.bankrolls, v) for v in range(n)], number)
 
             number += 1
             button = (button + 1) % n
@@ -190,54 +163,11 @@ class Referee:
                 break
 
         self.hand_number = None
-        ends = [wire.end_round_message(rotate(self.bankrolls, v), number) for v in range(n)]
-        if not any(pending):
-            replies = yield Exchange(Kind.END_ROUND, None, ends)
-            self._expect_all(Kind.END_ROUND, replies, wire.GOODBYE_BYTES, ends)
-            return
-        for v in range(n):
-            pending[v].append(_Part(Kind.END_ROUND, ends[v], None, wire.GOODBYE_BYTES))
-        replies = yield self._bundle(None, None)
-        self._judge_bundle(replies)
+        yield Notice(Kind.END_ROUND, [render.end_round(self.bankrolls, number, v)
+                                      for v in range(n)], [GOODBYE_BYTES] * n, None, now=True)
 
-    def _end_actions(self, words: list[str]) -> list[bytes]:
-        """The EndAction lines each seat receives, given every seat's answer to end_hand."""
-        return [wire.end_action_message(rotate(words, v)) for v in range(self.players)]
-
-    def _bundle(self, actor: int | None, play: bytes | None) -> Exchange:
-        """One exchange sending what waits for every seat (and ``play`` to ``actor``)."""
-        parts, kinds = [], []
-        for v in range(self.players):
-            waiting = self._pending[v]
-            part = [p.message for p in waiting]
-            kind = [p.kind for p in waiting]
-            if v == actor and play is not None:
-                part.append(play)
-                kind.append(Kind.PLAY)
-            parts.append(tuple(part))
-            kinds.append(tuple(kind))
-            self._flight[v] = waiting
-            self._pending[v] = []
-        return Exchange(kinds[0][0], None, parts, kinds)
-
-    def _judge_bundle(self, replies: list) -> None:
-        """Judge the replies to what waited, message by message, every seat's in turn (a play
-        reply is the betting's to judge)."""
-        flight = self._flight
-        for i in range(max([len(parts) for parts in flight])):
-            for v in range(self.players):
-                if i < len(flight[v]):
-                    self._judge_part(v, flight[v][i], replies[v][i])
-
-    def _with_play(self, seat: int, play: bytes) -> Exchange:
-        """One exchange sending what waits for ``seat`` and then its ``play`` message."""
-        waiting = self._flight[seat] = self._pending[seat]
-        self._pending[seat] = []
-        kinds: list[tuple[Kind, ...]] = [()] * self.players
-        kinds[seat] = (*[p.kind for p in waiting], Kind.PLAY)
-        return Exchange(waiting[0].kind, seat, ((*[p.message for p in waiting], play),), kinds)
-
-    def _judge_part(self, seat: int, part: _Part, reply: bytes) -> None:
+    def _judge_part(self, seat: int, part: Part, reply: bytes) -> None:
+        """Judge ``seat``'s reply to a message that waited (its answer known beforehand)."""
         kind = part.kind
         if kind is Kind.END_ACTION:
             self._judge_money(seat, reply, part)
@@ -256,41 +186,35 @@ class Referee:
         fault: the fault reported is the first rule broken, not the failure that followed
         it (a wrong Money line, then an exit, is a Money fault of the hand it answers).
         Returns when every reply read is right."""
-        seats = (range(len(exchange.messages)) if exchange.seat is None
-                 else (exchange.seat,))
-        if exchange.kinds is None:  # one message each: other seats' replies, or nothing
-            kind = exchange.kind
-            for seat, message, lines in zip(seats, exchange.messages, read):
-                if not lines:
-                    continue
-                if kind is Kind.END_HAND:
-                    self._end_reply(seat, lines[0], message)
-                elif kind is Kind.INIT_ROUND:
-                    self._expect(seat, kind, lines[0], _READY, message)
-                elif kind is Kind.END_ROUND:
-                    self._expect(seat, kind, lines[0], wire.GOODBYE_BYTES, message)
-            return
+        seats = [exchange.seat] if isinstance(exchange, Ask) else range(self.players)
+        flight = self.coalescer.flight
+        question = self.coalescer.question
         hand = self._hand
         for i in range(max([len(lines) for lines in read] + [0])):
-            for seat, messages, lines in zip(seats, exchange.messages, read):
+            for seat, lines in zip(seats, read):
                 if i >= len(lines):
                     continue
-                flight = self._flight[seat]
-                if i < len(flight):
-                    self._judge_part(seat, flight[i], lines[i])
+                if i < len(flight[seat]):
+                    self._judge_part(seat, flight[seat][i], lines[i])
+                    continue
+                if question is None:
+                    continue
+                message = question.messages[0 if question.seat is not None else seat]
+                if question.kind is Kind.END_HAND:
+                    self._end_reply(seat, lines[i], message)
                 elif hand is not None and hand.to_act == seat:  # the play that ends a write
-                    self._judge_action(hand, seat, lines[i], messages[i])
+                    self._judge_action(hand, seat, lines[i], message)
 
     def expected(self, seat: int, kind: Kind, part: int | None = None) -> str:
         """What ``seat`` may answer to the ``kind`` message just sent (for error reports);
         ``part`` is its place in a write of several messages, when it was one of them."""
-        flight = self._flight[seat]
+        flight = self.coalescer.flight[seat]
         if part is not None and part < len(flight):
             return flight[part].answer.decode()
         if kind is Kind.PLAY and self._hand is not None and self._hand.to_act == seat:
             return self._hand.legal().describe()
         if kind is Kind.END_ACTION:
-            return f"Money: {join(rotate(self.bankrolls, seat))}"
+            return self._render.money(self.bankrolls, seat).decode()
         if kind is Kind.END_HAND:
             return self.game.end_choices(seat)
         return GOODBYE if kind is Kind.END_ROUND else "READY"
@@ -304,7 +228,7 @@ class Referee:
         message's place in a write of several, when it was one of them; ``hand`` the hand it
         belongs to, when the kind alone does not say; ``seat_failure`` that the seat could not
         answer (see :class:`BotFault`)."""
-        flight = self._flight[seat]
+        flight = self.coalescer.flight[seat]
         if hand == _CURRENT and part is not None and part < len(flight):
             hand = flight[part].hand
         if legal is None:
@@ -333,76 +257,13 @@ class Referee:
 
     # -- one hand --------------------------------------------------------------------------
 
-    def _start_betting(self, hand: Hand) -> None:
-        """Forget the last hand's actions (the Action lines start afresh)."""
-        n = self.players
-        self._blinds: list[bytes] = [wire.action_line("BLIND", chips) for chips in hand.forced]
-        # last[p]: p's latest action this hand as (word, value, street, sequence number);
-        # seen[v]: the sequence number of v's own latest decision.
-        self._last: list[tuple[bytes, int, int] | None] = [None] * n
-        self._seen: list[int] = [-1] * n
-        self._fold_street: list[int | None] = [None] * n
-        self._actions: list[list] = []
-        self._seq: int = 0
-
-    def _play_message(self, hand: Hand, seat: int) -> bytes:
-        return wire.play_message(self._action_lines(hand, seat), hand.play_lines(seat))
-
-    def _betting(self, hand: Hand, first: tuple[bytes, bytes] | None
-                 ) -> Generator[Exchange, Any, None]:
-        """Ask each seat in turn for its decision until the hand is over. ``first`` is the
-        first decision's message and reply when they went out with init_hand."""
-        while hand.to_act is not None:
-            seat = hand.to_act
-            if first is not None:
-                message, reply = first
-                first = None
-            else:
-                message = self._play_message(hand, seat)
-                if self._pending[seat]:
-                    replies = yield self._with_play(seat, message)
-                    for part, line in zip(self._flight[seat], replies):
-                        self._judge_part(seat, part, line)
-                    reply = replies[-1]
-                else:
-                    reply = yield Exchange(Kind.PLAY, seat, (message,))
-            street = hand.street
-            word, value = self._judge_action(hand, seat, reply, message)
-            seq = self._seq
-            self._last[seat] = (wire.action_line(word, value), street, seq)
-            self._seen[seat] = seq
-            self._seq = seq + 1
-            if word == "FOLD":
-                self._fold_street[seat] = street
-            self._actions.append([seat, word, value, street])
-
-    def _action_lines(self, hand: Hand, view: int) -> bytes:
-        """One ``Action:`` line per player as ``view`` sees them (the protocol's Action rule)."""
-        street = hand.street
-        since = self._seen[view]
-        last = self._last
-        fold_street = self._fold_street
-        front = hand.front
-        lines = []
-        for p in self._order[view]:
-            act = last[p]
-            if act is not None and act[1] == street and (act[2] > since or p == view):
-                lines.append(act[0])
-            elif act is None and street == 0:
-                lines.append(self._blinds[p])
-            else:
-                folded = fold_street[p]
-                if folded is not None and folded < street:
-                    lines.append(_FOLDED)
-                else:
-                    lines.append(_PASS.get(front[p]) or wire.action_line("PASS", front[p]))
-        return b"".join(lines)
-
     def _judge_action(self, hand: Hand, seat: int, reply: bytes, message: bytes
                       ) -> tuple[str, int]:
         try:
             word, value = wire.read_action(reply)
         except WireError as exc:
+            if wire.is_mix(reply):  # not a single action: a mixed reply
+                return self._judge_mix(hand, seat, reply, message)
             raise self.fault(seat, Kind.PLAY, str(exc), sent=message, received=reply,
                              legal=hand.legal()) from None
         if word == b"BET" and value == hand.call_value():
@@ -425,31 +286,60 @@ class Referee:
                              legal=legal) from None
         return "BET", value
 
-    def _settle(self, hand: Hand, number: int, button: int) -> dict:
+    def _judge_mix(self, hand: Hand, seat: int, reply: bytes, message: bytes
+                   ) -> tuple[str, int]:
+        """Judge a mixed reply, draw its action and play it (see :class:`_Mixes`). Every item
+        is judged before the draw: a mix with one item that breaks a rule is a fault, whether
+        or not that item would have been drawn."""
+        legal = hand.legal()
+        try:
+            items = wire.read_mix(reply, legal)
+        except WireError as exc:
+            raise self.fault(seat, Kind.PLAY, str(exc), sent=message, received=reply,
+                             legal=legal) from None
+        number = self.hand_number
+        mixes = self._mixes
+        if mixes is None or mixes.hand != number:
+            mixes = self._mixes = _Mixes(number, self.seed)
+        drawn = mixes.draw(items, len(self._actions))
+        weight, word, value = items[drawn]
+        try:
+            if word == b"FOLD":
+                hand.fold()
+                return "FOLD", value
+            if value == legal.call:
+                hand.call()
+            else:
+                hand.raise_to(value)
+        except IllegalMove as exc:
+            item = f"{weight} {word.decode()} {value}"
+            raise self.fault(seat, Kind.PLAY, f"item {drawn + 1} of the mix, {item!r}, was"
+                             f" drawn and is not legal here: {exc}", sent=message,
+                             received=reply, legal=legal) from None
+        return "BET", value
+
+    def _settle(self, hand: Hand, number: int, button: int) -> HandRecord:
         """Credit the hand's result to the bankrolls; return its record for the logs."""
         n = self.players
         deltas = hand.deltas
         for s in range(n):
             self.bankrolls[s] += deltas[s]
-        record = {
+        record: HandRecord = {
             "hand": number,
             "button": button,
-            "cards": [hand.hole_text(s) for s in range(n)],
+            "cards": [cards_text(hand.holes[s]) for s in range(n)],
             "forced": list(hand.forced),
             "actions": self._actions,
-            "showdown": [hand.showdown_text(s) for s in range(n)],
+            "showdown": shown_texts(hand),
             "pots": [list(p) for p in hand.pots],
             "deltas": list(deltas),
             "bankrolls": list(self.bankrolls),
         }
-        record.update(hand.record())
+        record.update(hand.record())  # type: ignore[typeddict-item]
+        mixes = self._mixes
+        if mixes is not None and mixes.hand == number:
+            record["mixes"] = mixes.decided
         return record
-
-    def _end_hand_message(self, hand: Hand, v: int, shown: list[str]) -> bytes:
-        n = self.players
-        pots = [(amount, (seat - v) % n) for amount, seat in hand.pots]
-        return wire.end_hand_message(self._action_lines(hand, v), rotate(shown, v), pots,
-                                     hand.end_lines(v))
 
     # -- end of hand, end of round ---------------------------------------------------------
 
@@ -468,7 +358,7 @@ class Referee:
                              received=reply, hand=hand) from None
         return "REBUY" if line == b"REBUY" else "OK"
 
-    def _judge_money(self, seat: int, reply: bytes, part: _Part) -> None:
+    def _judge_money(self, seat: int, reply: bytes, part: Part) -> None:
         if reply == part.answer:
             return
         answer = part.answer.decode()
@@ -482,26 +372,46 @@ class Referee:
                              sent=self._money_sent(seat, part), received=reply, legal=answer,
                              hand=part.hand)
 
-    def _money_sent(self, seat: int, part: _Part) -> bytes:
+    def _money_sent(self, seat: int, part: Part) -> bytes:
         """What a wrong Money reply answered, for its fault: the hand's whole end_hand message
         (the Stacks and Pots the totals come from), then its EndAction lines."""
-        for sent in self._flight[seat]:
+        for sent in self.coalescer.flight[seat]:
             if sent.kind is Kind.END_HAND and sent.hand == part.hand:
                 return sent.message + part.message
         if self._end_hands is not None and self._end_hands[0] == part.hand:
             return self._end_hands[1][seat] + part.message  # it went out alone (REBUY)
         return part.message
 
-    def _expect_all(self, kind: Kind, replies: list, word: bytes, messages: list) -> None:
-        for seat, reply in enumerate(replies):
-            if reply != word and reply != word + b"\r":
-                self._expect(seat, kind, reply, word, messages[seat])
 
-    def _expect(self, seat: int, kind: Kind, reply: bytes, word: bytes, message: bytes) -> None:
-        """Refuse ``reply`` unless it is ``word`` (a trailing ``\\r`` forgiven)."""
-        if reply != word and reply != word + b"\r":
-            raise self.fault(seat, kind, f"expected {word.decode()!r}" + _case(reply, word),
-                             sent=message, received=reply, legal=word.decode())
+class _Mixes:
+    """The mixed replies of hand ``hand`` and the generator that draws them,
+    ``random.Random(f"{seed}:{hand}:mix")`` (made at the hand's first mix: a hand without one
+    costs nothing). Each mix draws ``point = randrange(total weight)`` and plays the first item
+    whose running total of weights exceeds it, so item ``i`` is drawn with probability
+    ``weight_i / total``, exactly."""
+
+    __slots__ = ("hand", "rng", "decided")
+
+    def __init__(self, hand: int | None, seed: int) -> None:
+        self.hand = hand
+        self.rng = random.Random(f"{seed}:{hand}:mix")
+        #: The record's ``mixes``: ``[action index, [[weight, word, value], ...], drawn]``.
+        self.decided: list[list] = []
+
+    def draw(self, items: list[tuple[int, bytes, int]], action: int) -> int:
+        """Draw one of ``items`` (``(weight, word, value)``), the mix that decides the hand's
+        action number ``action``; return its index, and keep the mix for the record."""
+        total = 0
+        for item in items:
+            total += item[0]
+        point = self.rng.randrange(total)
+        drawn = 0
+        while point >= items[drawn][0]:
+            point -= items[drawn][0]
+            drawn += 1
+        self.decided.append([action, [[w, word.decode(), value] for w, word, value in items],
+                             drawn])
+        return drawn
 
 
 def _case(reply: bytes, word: bytes) -> str:

@@ -23,7 +23,7 @@ def _check_or_call(state) -> str:
 def transcript(game, *, seed: int, hands: int) -> list[tuple]:
     """Play a round with every seat checking or calling (the client library's bookkeeping,
     a rebuy when broke in carry mode); return ``(seat, kind, message, reply)`` tuples."""
-    referee = Referee(game, random.Random(seed), hands=hands)
+    referee = Referee(game, random.Random(seed), hands=hands, seed=seed)
     seats = [Client(_check_or_call, game=game.name) for _ in range(game.players)]
     exchanges: list = []
     play_local(referee, seats, transcript=exchanges)

@@ -26,9 +26,10 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Sequence
 
+from pokerbots.protocol.memo import Memo
 from pokerbots.server.games.base import Deal, Game
 from pokerbots.server.hands.record import HandRecord
 from pokerbots.server.hands.replay import replay
@@ -134,20 +135,18 @@ class Showdowns:
             cache_key = (self._game.name, self._key, shown, exact, tuple(self.seats))
             hit = _CACHE.get(cache_key)
             if hit is not None and hit[0] == (self._holes, known):
-                _CACHE.move_to_end(cache_key)
                 return hit[1]
         orders = board_orders(self._game, self._holes, self.seats, known, self._rng_for,
                               exact=exact)
         if cache_key is not None:
-            _CACHE[cache_key] = ((self._holes, known), orders)
-            if len(_CACHE) > CACHED:
-                _CACHE.popitem(last=False)
+            _CACHE.keep(cache_key, ((self._holes, known), orders))
         return orders
 
 
-#: Board counts kept per worker process (a few hundred bytes each).
+#: Board counts kept per worker process (a few hundred bytes each): a deal set's seatings
+#: count each board prefix once while the set is played.
 CACHED = 40_000
-_CACHE: OrderedDict[tuple, tuple] = OrderedDict()
+_CACHE: Memo[tuple, tuple] = Memo("scoring.boards", CACHED)
 
 
 def board_orders(game: Game, holes: Sequence[tuple[str, ...]], seats: list[int],

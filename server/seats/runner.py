@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, cast
+from typing import Final
 
 import trio
 
@@ -32,8 +32,9 @@ from pokerbots.server.confine import fairness, reaper, sandbox
 from pokerbots.server.errors import BotFault, ServerFault
 from pokerbots.server.hands.record import HandRecord, encode, public_view
 from pokerbots.server.referee.clock import SeatClock, bank_reason, late_reason
+from pokerbots.server.referee.coalesce import Ask, Exchange
 from pokerbots.server.referee.driver import SeatFailure, drive
-from pokerbots.server.referee.referee import Exchange, Referee
+from pokerbots.server.referee.referee import Referee
 from pokerbots.server.seats import process
 from pokerbots.server.seats.bots import BotSpec
 from pokerbots.server.seats.limits import Limits
@@ -91,48 +92,42 @@ class ProcessTable:
         self.clocks = clocks
         self.limits = limits
         self._rest = [b""] * n
-        self._kind = Kind.INIT_ROUND
-        # A bundle's kinds per seat, else None.
-        self._kinds: Sequence[tuple[Kind, ...]] | None = None
-        self._read = [0] * n  # lines read from each seat in this exchange
+        # The kinds of the messages each seat was last sent, and how many it has answered.
+        self._kinds: list[Sequence[Kind]] = [(Kind.INIT_ROUND,)] * n
+        self._read = [0] * n
         self._limit = limits.startup  # until init_round is answered; then the reply limit
         self._t0 = [0.0] * n  # when each seat's awaited reply became due
         self._mark = 0.0  # the end of the last stretch of waiting charged to a seat
         self._turn = 0.0  # when trio next gets a turn (see poll)
 
     def post(self, exchange: Exchange) -> None:
-        self._kind = exchange.kind
-        seat = exchange.seat
-        kinds = self._kinds = exchange.kinds
-        if seat is not None:  # one seat: one message (the hot path), or several in one write
-            message = exchange.messages[0]
-            if kinds is not None:
-                message = b"".join(message)
-                self._read[seat] = 0
-                self._top_up(seat, kinds[seat])
+        if isinstance(exchange, Ask):  # one seat (every decision: the hot path)
+            seat = exchange.seat
             self._t0[seat] = self._mark = _now()
-            self._record[seat](message)
-            self._rest[seat] = self.bots[seat].write_nowait(message)
+            self._send(seat, exchange.messages, exchange.kinds)
             return
         limits = self.limits
-        self._limit = limits.startup if exchange.kind is Kind.INIT_ROUND else limits.reply
+        first = exchange.kinds[0]
+        self._limit = (limits.startup if first and first[0] is Kind.INIT_ROUND
+                       else limits.reply)
         now = self._mark = _now()
-        for s, message in enumerate(exchange.messages):
-            if kinds is not None:
-                message = b"".join(message)
-                self._read[s] = 0
-                self._top_up(s, kinds[s])
+        for s in range(len(exchange.messages)):
             self._t0[s] = now
-            self._record[s](message)
-            self._rest[s] = self.bots[s].write_nowait(message)
+            self._send(s, exchange.messages[s], exchange.kinds[s])
 
-    def _top_up(self, seat: int, kinds: tuple[Kind, ...]) -> None:
-        """Add the bank's allowance for every hand that starts in ``kinds`` to ``seat``'s."""
+    def _send(self, seat: int, messages: Sequence[bytes], kinds: Sequence[Kind]) -> None:
+        """Write ``messages`` to ``seat`` in one write (and to its transcript)."""
+        message = messages[0] if len(messages) == 1 else b"".join(messages)
+        self._kinds[seat] = kinds
+        self._read[seat] = 0
         limits = self.limits
         if limits.time_bank is not None and limits.time_per_hand:
+            # The bank's allowance for every hand that starts in this write.
             for kind in kinds:
                 if kind is Kind.INIT_HAND:
                     self.clocks[seat].budget += limits.time_per_hand
+        self._record[seat](message)
+        self._rest[seat] = self.bots[seat].write_nowait(message)
 
     def poll(self, seat: int) -> bytes | None:
         if self._rest[seat]:
@@ -175,8 +170,7 @@ class ProcessTable:
 
     def _awaited(self, seat: int) -> Kind:
         """The kind of the message whose reply ``seat`` owes."""
-        kinds = self._kinds
-        return self._kind if kinds is None else kinds[seat][self._read[seat]]
+        return self._kinds[seat][self._read[seat]]
 
     async def reply(self, seat: int) -> bytes:
         """The slow path: finish the write and wait for the reply, within the seat's limit
@@ -225,12 +219,10 @@ class ProcessTable:
         self._mark = now
         if clock.used > clock.budget:
             raise self._out_of_bank(seat, waited, line)
-        kinds = self._kinds
-        if kinds is not None:
-            read = self._read[seat] = self._read[seat] + 1
-            if read < len(kinds[seat]):
-                self._t0[seat] = now  # the next reply of the bundle is due from now
-                return line
+        read = self._read[seat] = self._read[seat] + 1
+        if read < len(self._kinds[seat]):
+            self._t0[seat] = now  # the next reply of the write is due from now
+            return line
         bot = self.bots[seat]
         if bot.pending:
             extra = bot.next_line_preview().decode("utf-8", "backslashreplace")
@@ -245,7 +237,8 @@ class ProcessTable:
                                              self.clocks[seat], waited), received=received)
 
     def answered(self, exchange: Exchange) -> None:
-        if exchange.kind is Kind.INIT_ROUND and self.limits.time_bank is not None:
+        if (not isinstance(exchange, Ask) and exchange.kinds[0][0] is Kind.INIT_ROUND
+                and self.limits.time_bank is not None):
             self._limit = self.limits.reply
             for clock in self.clocks:
                 if not clock.reply_limit:
@@ -291,11 +284,11 @@ class HandFeed:
         if read_end is not None:
             os.close(read_end)
 
-    def _hand(self, record: dict, previous) -> None:
+    def _hand(self, record: HandRecord,
+              previous: Callable[[HandRecord], None] | None) -> None:
         if previous is not None:
             previous(record)
-        # A HandRecord, typed as the referee's on_hand passes it: a plain dict.
-        line = (encode(public_view(cast(HandRecord, record))) + "\n").encode()
+        line = (encode(public_view(record)) + "\n").encode()
         for write_end in self.ends.values():
             try:
                 os.write(write_end, line)

@@ -73,15 +73,17 @@ the last bot standing; ties drop the bot lower in the total-bankroll ranking.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections import defaultdict
 from dataclasses import dataclass
 
+from pokerbots.protocol.memo import Memo
 from pokerbots.server import games
 
+#: :func:`t975` by degrees of freedom. 1024: the matches of an entrant in a tournament.
+_T975: Memo[int, float] = Memo("standings.t975", 1024)
 
-@functools.lru_cache(maxsize=None)
+
 def t975(df: int) -> float:
     """The 0.975 quantile of Student's t with ``df`` degrees of freedom, from scipy.
 
@@ -91,10 +93,13 @@ def t975(df: int) -> float:
     function behind ``scipy.stats.t.ppf`` (``stdtrit``, the same values: checked for every
     df up to 2,000): ``scipy.stats`` takes 1.3 CPU seconds to import here, ``scipy.special``
     0.5, paid at the end of every tournament, and no ``--help`` should pay either."""
+    known = _T975.get(df)
+    if known is not None:
+        return known
     from scipy.special import stdtrit
 
     quantile = float(stdtrit(df, 0.975))
-    return round(quantile, 3) if df <= 30 else quantile
+    return _T975.keep(df, round(quantile, 3) if df <= 30 else quantile)
 
 
 def penalty_per_hand(game: str, players: int, game_options: dict) -> int:

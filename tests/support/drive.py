@@ -10,6 +10,7 @@ from pokerbots.protocol import GOODBYE
 from pokerbots.protocol.wire import Kind
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
+from pokerbots.server.referee.coalesce import Ask
 from pokerbots.server.referee.driver import play_local
 from pokerbots.server.referee.referee import Referee
 
@@ -170,14 +171,9 @@ def good_reply(referee: Referee, seat: int, kind: str, part: int | None) -> byte
 
 
 def slots(exchange) -> list[tuple[int, int | None, str]]:
-    """Every reply an exchange asks for, as (seat, part in a bundle or None, kind name)."""
-    if exchange.seat is not None and exchange.kinds is not None:
-        kinds = exchange.kinds[exchange.seat]
-        return [(exchange.seat, i, kind.value) for i, kind in enumerate(kinds)]
-    if exchange.seat is not None:
-        return [(exchange.seat, None, exchange.kind.value)]
-    if exchange.kinds is None:
-        return [(s, None, exchange.kind.value) for s in range(len(exchange.messages))]
+    """Every reply an exchange asks for, as (seat, part of the seat's write, kind name)."""
+    if isinstance(exchange, Ask):
+        return [(exchange.seat, i, kind.value) for i, kind in enumerate(exchange.kinds)]
     return [(s, i, kind.value) for s, kinds in enumerate(exchange.kinds)
             for i, kind in enumerate(kinds)]
 
@@ -190,11 +186,6 @@ def replies_for(referee: Referee, exchange, bad=None):
         if bad is not None and bad[0] == (seat, part):
             answer = bad[1]
         answers[seat, part] = answer
-    if exchange.seat is not None and exchange.kinds is not None:
-        return tuple(answers[exchange.seat, i] for i in range(len(exchange.kinds[exchange.seat])))
-    if exchange.seat is not None:
-        return answers[exchange.seat, None]
-    if exchange.kinds is None:
-        return [answers[s, None] for s in range(len(exchange.messages))]
-    return [tuple(answers[s, i] for i in range(len(kinds)))
-            for s, kinds in enumerate(exchange.kinds)]
+    if isinstance(exchange, Ask):
+        return [answers[exchange.seat, i] for i in range(len(exchange.kinds))]
+    return [[answers[s, i] for i in range(len(kinds))] for s, kinds in enumerate(exchange.kinds)]

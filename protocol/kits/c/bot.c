@@ -1,7 +1,8 @@
 /* bot.c: a complete bot for every pokerbots game: put your strategy in decide().
  *
  * poker.c does the protocol; decide() sees a poker_state (see poker.h) and returns
- * poker_check_or_call(s), poker_fold(s) or poker_raise_to(s, value).
+ * poker_check_or_call(s), poker_fold(s) or poker_raise_to(s, value). Started with --mix, the
+ * bot answers with mixed(): a mix of replies, from which the server draws the action.
  */
 #include <string.h>
 
@@ -37,7 +38,22 @@ static poker_reply decide(const poker_state *s) {
     return poker_fold(s);
 }
 
-int main(void) {
-    poker_run(decide);
+/* A mixed reply: decide()'s reply four times as often as each other kind of legal reply
+ * (check or call, the least bet or raise, fold), so that no action gives your cards away. */
+static poker_reply mixed(const poker_state *s) {
+    poker_item mix[4];
+    poker_reply choice = decide(s);
+    int n = 0, chosen = 0;
+    mix[n++] = (poker_item){poker_check_or_call(s), 1};
+    if (s->can_raise) mix[n++] = (poker_item){poker_raise_to(s, s->raise_min), 1};
+    if (s->can_fold) mix[n++] = (poker_item){poker_fold(s), 1};
+    for (int i = 0; i < n; i++)
+        if (strcmp(mix[i].reply.text, choice.text) == 0) mix[i].weight = 4, chosen = 1;
+    if (!chosen) mix[n++] = (poker_item){choice, 4};
+    return poker_mix(s, mix, n);
+}
+
+int main(int argc, char **argv) {
+    poker_run(argc > 1 && strcmp(argv[1], "--mix") == 0 ? mixed : decide);
     return 0;
 }

@@ -301,3 +301,54 @@ poker_reply poker_raise_to(const poker_state *s, long value) {
     snprintf(r.text, sizeof r.text, "BET %ld", value);
     return r;
 }
+
+int poker_is_legal(const poker_state *s, const char *reply) {
+    const char *digits;
+    long value = 0;
+    int fold = strncmp(reply, "FOLD ", 5) == 0;
+    if (!fold && strncmp(reply, "BET ", 4) != 0) return 0;
+    digits = reply + (fold ? 5 : 4);
+    if (!*digits || (digits[0] == '0' && digits[1]) || strlen(digits) > 18) return 0;
+    for (const char *c = digits; *c; c++) {
+        if (*c < '0' || *c > '9') return 0;
+        value = value * 10 + (*c - '0');
+    }
+    if (fold) return s->can_fold && value == s->front;
+    return value == s->call || (s->can_raise && s->raise_min <= value && value <= s->raise_max);
+}
+
+poker_reply poker_mix(const poker_state *s, const poker_item *items, int n) {
+    poker_reply r;
+    char why[192];
+    size_t used = 4;
+    if (n < 1 || n > POKER_MIX_MAX_ITEMS) {
+        snprintf(why, sizeof why, "a mix has 1 to %d items, not %d", POKER_MIX_MAX_ITEMS, n);
+        refuse(s, why);
+    }
+    for (int i = 0; i < n; i++) {
+        const char *reply = items[i].reply.text;
+        if (items[i].weight < 1 || items[i].weight > POKER_MIX_MAX_WEIGHT) {
+            snprintf(why, sizeof why, "item %d of the mix, '%.40s': its weight must be a whole"
+                     " number from 1 to %d, not %ld", i + 1, reply, POKER_MIX_MAX_WEIGHT,
+                     items[i].weight);
+            refuse(s, why);
+        }
+        if (!poker_is_legal(s, reply)) {
+            snprintf(why, sizeof why, "item %d of the mix, '%.40s', is not a legal reply", i + 1,
+                     reply);
+            refuse(s, why);
+        }
+        for (int j = 0; j < i; j++)
+            if (strcmp(items[j].reply.text, reply) == 0) {
+                snprintf(why, sizeof why, "item %d of the mix, '%.40s', appears twice", i + 1,
+                         reply);
+                refuse(s, why);
+            }
+    }
+    if (n == 1) return items[0].reply;
+    memcpy(r.text, "MIX ", 4);
+    for (int i = 0; i < n; i++)
+        used += (size_t)snprintf(r.text + used, sizeof r.text - used, i ? ",%ld %s" : "%ld %s",
+                                 items[i].weight, items[i].reply.text);
+    return r;
+}

@@ -1,9 +1,13 @@
 // bot.cpp: a complete bot for every pokerbots game: put your strategy in decide().
 //
 // poker.hpp does the protocol; decide() sees a poker::State (see there) and returns
-// s.check_or_call(), s.fold() or s.raise_to(value).
+// s.check_or_call(), s.fold() or s.raise_to(value). Started with --mix, the bot answers with
+// mixed(): a mix of replies, from which the server draws the action.
 #include <algorithm>
+#include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "poker.hpp"
 
@@ -37,7 +41,21 @@ static std::string decide(const poker::State& s) {
     return s.fold();
 }
 
-int main() {
-    poker::run(decide);
+// A mixed reply: decide()'s reply four times as often as each other kind of legal reply
+// (check or call, the least bet or raise, fold), so that no action gives your cards away.
+static std::string mixed(const poker::State& s) {
+    std::vector<std::pair<std::string, long>> mix = {{s.check_or_call(), 1}};
+    if (s.can_raise) mix.push_back({s.raise_to(s.raise_min), 1});
+    if (s.can_fold) mix.push_back({s.fold(), 1});
+    std::string choice = decide(s);
+    auto chosen = std::find_if(mix.begin(), mix.end(),
+                               [&](const auto& item) { return item.first == choice; });
+    if (chosen != mix.end()) chosen->second = 4;
+    else mix.push_back({choice, 4});
+    return s.mix(mix);
+}
+
+int main(int argc, char** argv) {
+    poker::run(argc > 1 && std::strcmp(argv[1], "--mix") == 0 ? mixed : decide);
     return 0;
 }

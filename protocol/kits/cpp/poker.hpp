@@ -3,8 +3,9 @@
 // poker::run() reads the server's messages on stdin, answers every bookkeeping message itself
 // (READY, OK or REBUY, Money, the goodbye line), keeps everyone's bankroll and, in Hold'em,
 // everyone's stack, and calls your decide() for each play message. decide() returns one of
-// s.check_or_call(), s.fold() or s.raise_to(value). Index 0 of every list is you: the server
-// rotates them. The protocol is PROTOCOL.md.
+// s.check_or_call(), s.fold() or s.raise_to(value), or a mix of them, s.mix({...}), from which
+// the server draws the action. Index 0 of every list is you: the server rotates them. The
+// protocol is PROTOCOL.md.
 #pragma once
 
 #include <algorithm>
@@ -18,11 +19,16 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace poker {
 
 using Fields = std::map<std::string, std::string>;
+
+// A mix's bounds: each weight a whole number from 1 to MIX_MAX_WEIGHT, at most MIX_MAX_ITEMS.
+constexpr long MIX_MAX_WEIGHT = 1000000;
+constexpr std::size_t MIX_MAX_ITEMS = 64;
 
 // "3,-1,0" -> {3, -1, 0}
 inline std::vector<long> parse_list(const std::string& text) {
@@ -85,6 +91,45 @@ struct State {
             throw std::logic_error("BET " + std::to_string(value) +
                                    " is not a legal raise; legal: " + legal());
         return "BET " + std::to_string(value);
+    }
+    // Whether the server takes reply (such as "BET 10") as a single reply here.
+    bool is_legal(const std::string& reply) const {
+        bool is_fold = reply.rfind("FOLD ", 0) == 0;
+        if (!is_fold && reply.rfind("BET ", 0) != 0) return false;
+        std::string digits = reply.substr(is_fold ? 5 : 4);
+        if (digits.empty() || digits.size() > 18 || (digits[0] == '0' && digits.size() > 1) ||
+            digits.find_first_not_of("0123456789") != std::string::npos)
+            return false;
+        long value = std::stol(digits);
+        if (is_fold) return can_fold && value == front;
+        return value == call || (can_raise && raise_min <= value && value <= raise_max);
+    }
+    // A mixed reply: the server plays each reply with probability weight / total. Each reply
+    // one the functions above return, given once, each weight from 1 to MIX_MAX_WEIGHT, 1 to
+    // MIX_MAX_ITEMS items; one item is that reply. Throws, naming the item, otherwise:
+    // s.mix({{s.check_or_call(), 3}, {s.raise_to(2), 1}}) is "MIX 3 BET 1,1 BET 2" in Kuhn
+    // (check three times in four).
+    std::string mix(const std::vector<std::pair<std::string, long>>& items) const {
+        if (items.empty() || items.size() > MIX_MAX_ITEMS)
+            throw std::logic_error("a mix has 1 to " + std::to_string(MIX_MAX_ITEMS) +
+                                   " items, not " + std::to_string(items.size()) +
+                                   "; legal: " + legal());
+        std::string line = "MIX ";
+        for (std::size_t i = 0; i < items.size(); i++) {
+            const auto& [reply, weight] = items[i];
+            std::string item = "item " + std::to_string(i + 1) + " of the mix, '" + reply + "'";
+            if (weight < 1 || weight > MIX_MAX_WEIGHT)
+                throw std::logic_error(item + ": its weight must be a whole number from 1 to " +
+                                       std::to_string(MIX_MAX_WEIGHT) + ", not " +
+                                       std::to_string(weight) + "; legal: " + legal());
+            if (!is_legal(reply))
+                throw std::logic_error(item + ", is not a legal reply; legal: " + legal());
+            for (std::size_t j = 0; j < i; j++)
+                if (items[j].first == reply)
+                    throw std::logic_error(item + ", appears twice; legal: " + legal());
+            line += (i ? "," : "") + std::to_string(weight) + " " + reply;
+        }
+        return items.size() == 1 ? items[0].first : line;
     }
 };
 

@@ -1,7 +1,12 @@
 // Bot.java: a complete bot for every pokerbots game: put your strategy in decide().
 //
 // Poker.java does the protocol; decide() sees a Poker.State (see there) and returns
-// s.checkOrCall(), s.fold() or s.raiseTo(value).
+// s.checkOrCall(), s.fold() or s.raiseTo(value). Started with --mix, the bot answers with
+// mixed(): a mix of replies, from which the server draws the action.
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 public final class Bot {
     private static int rank(String card) {
@@ -34,7 +39,28 @@ public final class Bot {
         return s.fold();
     }
 
+    /**
+     * A mixed reply: decide()'s reply four times as often as each other kind of legal reply
+     * (check or call, the least bet or raise, fold), so that no action gives your cards away.
+     */
+    static String mixed(Poker.State s) {
+        List<Map.Entry<String, Integer>> mix = new ArrayList<>();
+        mix.add(Map.entry(s.checkOrCall(), 1));
+        if (s.canRaise) mix.add(Map.entry(s.raiseTo(s.raiseMin), 1));
+        if (s.canFold) mix.add(Map.entry(s.fold(), 1));
+        String choice = decide(s);
+        boolean chosen = false;
+        for (int i = 0; i < mix.size(); i++)
+            if (mix.get(i).getKey().equals(choice)) {
+                mix.set(i, Map.entry(choice, 4));
+                chosen = true;
+            }
+        if (!chosen) mix.add(Map.entry(choice, 4));
+        return s.mix(mix);
+    }
+
     public static void main(String[] args) throws Exception {
-        Poker.run(Bot::decide);
+        boolean mixing = args.length > 0 && args[0].equals("--mix");
+        Poker.run(mixing ? Bot::mixed : Bot::decide);
     }
 }

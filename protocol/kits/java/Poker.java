@@ -3,8 +3,9 @@
 // Poker.run() reads the server's messages on stdin, answers every bookkeeping message itself
 // (READY, OK or REBUY, Money, the goodbye line), keeps everyone's bankroll and, in Hold'em,
 // everyone's stack, and calls your decide() for each play message. decide() returns one of
-// s.checkOrCall(), s.fold() or s.raiseTo(value). Index 0 of every list is you: the server
-// rotates them. The protocol is PROTOCOL.md.
+// s.checkOrCall(), s.fold() or s.raiseTo(value), or a mix of them, s.mix(...), from which the
+// server draws the action. Index 0 of every list is you: the server rotates them. The
+// protocol is PROTOCOL.md.
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -19,6 +20,11 @@ import java.util.Map;
 import java.util.function.Function;
 
 public final class Poker {
+
+    /** A mix's bounds: each weight a whole number from 1 to MIX_MAX_WEIGHT, at most
+     *  MIX_MAX_ITEMS items. */
+    public static final int MIX_MAX_WEIGHT = 1000000;
+    public static final int MIX_MAX_ITEMS = 64;
 
     /** A play message: what you need to decide. */
     public static final class State {
@@ -77,6 +83,54 @@ public final class Poker {
                 throw new IllegalStateException(
                     "BET " + value + " is not a legal raise; legal: " + legal());
             return "BET " + value;
+        }
+
+        /** Whether the server takes reply (such as "BET 10") as a single reply here. */
+        public boolean isLegal(String reply) {
+            boolean isFold = reply.startsWith("FOLD ");
+            if (!isFold && !reply.startsWith("BET ")) return false;
+            String digits = reply.substring(isFold ? 5 : 4);
+            if (!digits.matches("0|[1-9][0-9]{0,17}")) return false;
+            long value = Long.parseLong(digits);
+            if (isFold) return canFold && value == front;
+            return value == call || (canRaise && raiseMin <= value && value <= raiseMax);
+        }
+
+        /**
+         * A mixed reply: the server plays each reply with probability weight / total. Each
+         * reply one the methods above return, given once, each weight from 1 to
+         * MIX_MAX_WEIGHT, 1 to MIX_MAX_ITEMS items; one item is that reply. Throws, naming
+         * the item, otherwise: s.mix(Map.entry(s.checkOrCall(), 3), Map.entry(s.raiseTo(2),
+         * 1)) is "MIX 3 BET 1,1 BET 2" in Kuhn (check three times in four).
+         */
+        @SafeVarargs
+        public final String mix(Map.Entry<String, Integer>... items) {
+            return mix(Arrays.asList(items));
+        }
+
+        /** The same, the items in a list. */
+        public String mix(List<Map.Entry<String, Integer>> items) {
+            if (items.isEmpty() || items.size() > MIX_MAX_ITEMS)
+                throw new IllegalStateException("a mix has 1 to " + MIX_MAX_ITEMS + " items, not "
+                    + items.size() + "; legal: " + legal());
+            StringBuilder line = new StringBuilder("MIX ");
+            for (int i = 0; i < items.size(); i++) {
+                String reply = items.get(i).getKey();
+                int weight = items.get(i).getValue();
+                String item = "item " + (i + 1) + " of the mix, '" + reply + "'";
+                if (weight < 1 || weight > MIX_MAX_WEIGHT)
+                    throw new IllegalStateException(item + ": its weight must be a whole number"
+                        + " from 1 to " + MIX_MAX_WEIGHT + ", not " + weight + "; legal: " + legal());
+                if (!isLegal(reply))
+                    throw new IllegalStateException(item + ", is not a legal reply; legal: "
+                        + legal());
+                for (int j = 0; j < i; j++)
+                    if (items.get(j).getKey().equals(reply))
+                        throw new IllegalStateException(item + ", appears twice; legal: "
+                            + legal());
+                line.append(i > 0 ? "," : "").append(weight).append(' ').append(reply);
+            }
+            return items.size() == 1 ? items.get(0).getKey() : line.toString();
         }
     }
 

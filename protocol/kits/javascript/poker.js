@@ -3,8 +3,9 @@
 // run() reads the server's messages on stdin, answers every bookkeeping message itself
 // (READY, OK or REBUY, Money, the goodbye line), keeps everyone's bankroll and, in Hold'em,
 // everyone's stack, and calls your decide(state) for each play message. decide() returns one
-// of state.checkOrCall(), state.fold() or state.raiseTo(value). Index 0 of every list is you:
-// the server rotates them. The protocol is PROTOCOL.md.
+// of state.checkOrCall(), state.fold() or state.raiseTo(value), or a mix of them,
+// state.mix([...]), from which the server draws the action. Index 0 of every list is you: the
+// server rotates them. The protocol is PROTOCOL.md.
 'use strict';
 
 const readline = require('readline');
@@ -14,6 +15,10 @@ const readline = require('readline');
 const LAST_LINE = {
   // __GAME_LINES__ (one row per game, written by pokerbots new)
 };
+
+// A mix's bounds: each weight a whole number from 1 to MIX_MAX_WEIGHT, at most MIX_MAX_ITEMS.
+const MIX_MAX_WEIGHT = 1000000;
+const MIX_MAX_ITEMS = 64;
 
 /** "3,-1,0" -> [3, -1, 0] */
 const parseList = (text) => text.split(',').map(Number);
@@ -78,6 +83,46 @@ class State {
       throw new Error(`BET ${value} is not a legal raise; legal: ${this.legal()}`);
     }
     return `BET ${value}`;
+  }
+
+  /** Whether the server takes reply (such as "BET 10") as a single reply here. */
+  isLegal(reply) {
+    const match = /^(BET|FOLD) (0|[1-9][0-9]{0,14})$/.exec(reply);
+    if (!match) return false;
+    const value = Number(match[2]);
+    if (match[1] === 'FOLD') return this.canFold && value === this.front;
+    return value === this.call || (this.canRaise && this.raiseMin <= value && value <= this.raiseMax);
+  }
+
+  /**
+   * A mixed reply: the server plays each reply with probability weight / total. items is an
+   * array of [reply, weight] pairs (or a Map), each reply one the methods above return, given
+   * once, each weight a whole number from 1 to MIX_MAX_WEIGHT, 1 to MIX_MAX_ITEMS items; one
+   * item is that reply. Throws, naming the item, otherwise:
+   * state.mix([[state.checkOrCall(), 3], [state.raiseTo(2), 1]]) is 'MIX 3 BET 1,1 BET 2' in
+   * Kuhn (check three times in four).
+   */
+  mix(items) {
+    if (!Array.isArray(items) && !(items instanceof Map)) {
+      throw new Error(`a mix is an array of [reply, weight] pairs or a Map; legal: ${this.legal()}`);
+    }
+    const pairs = Array.from(items);
+    if (pairs.length < 1 || pairs.length > MIX_MAX_ITEMS) {
+      throw new Error(`a mix has 1 to ${MIX_MAX_ITEMS} items, not ${pairs.length}; legal: ${this.legal()}`);
+    }
+    pairs.forEach(([reply, weight], i) => {
+      const item = `item ${i + 1} of the mix, '${reply}'`;
+      if (!Number.isInteger(weight) || weight < 1 || weight > MIX_MAX_WEIGHT) {
+        throw new Error(`${item}: its weight must be a whole number from 1 to ${MIX_MAX_WEIGHT},`
+          + ` not ${weight}; legal: ${this.legal()}`);
+      }
+      if (!this.isLegal(reply)) throw new Error(`${item}, is not a legal reply; legal: ${this.legal()}`);
+      if (pairs.slice(0, i).some(([other]) => other === reply)) {
+        throw new Error(`${item}, appears twice; legal: ${this.legal()}`);
+      }
+    });
+    if (pairs.length === 1) return pairs[0][0];
+    return `MIX ${pairs.map(([reply, weight]) => `${weight} ${reply}`).join(',')}`;
   }
 }
 

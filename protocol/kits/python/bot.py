@@ -2,8 +2,11 @@
 """A complete bot for every pokerbots game: put your strategy in decide().
 
 pokerclient.py (beside this file) does the protocol; decide() sees a State (see there) and
-returns state.check_or_call(), state.fold() or state.raise_to(value).
+returns state.check_or_call(), state.fold() or state.raise_to(value). Started with --mix, the
+bot answers with mixed(): a mix of replies, from which the server draws the action.
 """
+
+import sys
 
 from pokerclient import run
 
@@ -35,5 +38,17 @@ def decide(state):
     return state.fold()
 
 
+def mixed(state):
+    """A mixed reply: decide()'s reply four times as often as each other kind of legal reply
+    (check or call, the least bet or raise, fold), so that no action gives your cards away."""
+    weights = {state.check_or_call(): 1}
+    if state.can_raise:
+        weights[state.raise_to(state.raise_min)] = 1
+    if state.can_fold:
+        weights[state.fold()] = 1
+    weights[decide(state)] = 4
+    return state.mix(weights)
+
+
 if __name__ == "__main__":
-    run(decide)
+    run(mixed if "--mix" in sys.argv[1:] else decide)

@@ -3,7 +3,8 @@
 It answers every bookkeeping message itself (READY, OK or REBUY, Money, the goodbye line),
 keeps everyone's bankroll and, in Hold'em, everyone's stack, and calls your ``decide(state)``
 for each ``play`` message. ``decide`` returns the reply, made with the state's helpers:
-``state.check_or_call()``, ``state.fold()``, ``state.raise_to(value)``.
+``state.check_or_call()``, ``state.fold()``, ``state.raise_to(value)``, or a mix of them,
+``state.mix({reply: weight, ...})``, from which the server draws the action.
 
 Every list is rotated by the server so that you are player 0. The protocol is PROTOCOL.md.
 """
@@ -18,6 +19,9 @@ LAST_LINE = {
     # __GAME_LINES__ (one row per game, written by pokerbots new)
 }
 GOODBYE = "Thank you dealer, have a nice day!"
+#: A mix's bounds: each weight a whole number from 1 to MIX_MAX_WEIGHT, at most MIX_MAX_ITEMS.
+MIX_MAX_WEIGHT = 1000000
+MIX_MAX_ITEMS = 64
 
 
 def ints(text):
@@ -100,6 +104,43 @@ class State:
         if not self.can_raise or not self.raise_min <= value <= self.raise_max:
             raise ValueError(f"BET {value} is not a legal raise; legal: {self.legal()}")
         return f"BET {value}"
+
+    def is_legal(self, reply):
+        """Whether the server takes ``reply`` (such as ``'BET 10'``) as a single reply here."""
+        word, _, value = reply.partition(" ")
+        if not (value.isascii() and value.isdigit()) or value != str(int(value)):
+            return False
+        value = int(value)
+        if word == "FOLD":
+            return self.can_fold and value == self.front
+        return word == "BET" and (value == self.call or (
+            self.can_raise and self.raise_min <= value <= self.raise_max))
+
+    def mix(self, weights):
+        """A mixed reply: the server plays each reply with probability weight / total.
+        ``weights`` is a dict ``{reply: weight}`` (or ``(reply, weight)`` pairs), each reply one
+        the helpers return, given once, each weight a whole number from 1 to MIX_MAX_WEIGHT, at
+        most MIX_MAX_ITEMS items: ``{'BET 1': 3, 'BET 2': 1}`` -> ``'MIX 3 BET 1,1 BET 2'``
+        (checks three times in four). One item is that reply. ValueError, naming the item,
+        for anything the server would refuse."""
+        items = list(weights.items() if isinstance(weights, dict) else weights)
+        if not 1 <= len(items) <= MIX_MAX_ITEMS:
+            raise ValueError(f"a mix has 1 to {MIX_MAX_ITEMS} items, not {len(items)};"
+                             f" legal: {self.legal()}")
+        seen = set()
+        for number, (reply, weight) in enumerate(items, 1):
+            item = f"item {number} of the mix, {reply!r}"
+            if type(weight) is not int or not 1 <= weight <= MIX_MAX_WEIGHT:
+                raise ValueError(f"{item}: its weight must be a whole number from 1 to"
+                                 f" {MIX_MAX_WEIGHT}, not {weight!r}; legal: {self.legal()}")
+            if not isinstance(reply, str) or not self.is_legal(reply):
+                raise ValueError(f"{item}, is not a legal reply; legal: {self.legal()}")
+            if reply in seen:
+                raise ValueError(f"{item}, appears twice; legal: {self.legal()}")
+            seen.add(reply)
+        if len(items) == 1:
+            return items[0][0]
+        return "MIX " + ",".join(f"{weight} {reply}" for reply, weight in items)
 
 
 class Client:

@@ -26,6 +26,9 @@ Rules that hold in every game (each game's structure fills in the sizes):
   pot gives the odd chips one each to the first winners clockwise from the button. Only a seat
   that wins a share of a pot contested by at least two seats shows its cards.
 
+The engine gives numbers (chips, seats, streets, cards) and writes no protocol text: the
+referee's render (:mod:`pokerbots.server.referee.render`) writes the messages from them.
+
 Performance: per action the work is a scan of the seats with no allocation beyond the
 :class:`~pokerbots.protocol.wire.Legal` answer, which is shared between identical situations.
 """
@@ -35,21 +38,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from pokerbots.protocol.memo import Memo
 from pokerbots.protocol.wire import Legal
 from pokerbots.server.games.base import Deal, Game, IllegalMove, Street
 
 #: A stack that never runs out (games without stacks); never shown to anyone.
 UNLIMITED = 1 << 62
 
-# Legal answers are immutable and recur often: share them (see _keep).
-_LEGAL: Final[dict] = {}
+#: Legal answers are immutable and recur often (a check, a call of the big blind): shared, by
+#: the numbers they are made of. 4096: the situations of one match's hands.
+_LEGAL: Final[Memo[tuple, Legal]] = Memo("engine.legal", 4096)
 
-_ORDERS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+#: :func:`seat_orders` by table size: 16, more sizes than any game allows (2 to 10 players).
+_ORDERS: Final[Memo[int, tuple[tuple[int, ...], ...]]] = Memo("engine.orders", 16)
 
 
 #: What :meth:`Hand.clone` copies: the state that changes as a hand is played.
-_SCALARS = ("street", "revealed", "_shown_board", "_board_text", "returned", "bet", "_base",
-            "inc", "raises", "to_act", "_decision", "_rr", "_rr_decision", "_live", "_active")
+_SCALARS = ("street", "revealed", "returned", "bet", "_base", "inc", "raises", "to_act",
+            "_decision", "_rr", "_rr_decision", "_live", "_active")
 _LISTS = ("stack", "front", "folded", "acted", "_shown", "_pots", "forced", "total")
 
 
@@ -57,7 +63,7 @@ def seat_orders(n: int) -> tuple[tuple[int, ...], ...]:
     """``seat_orders(n)[start]``: the ``n`` seats clockwise from ``start``."""
     orders = _ORDERS.get(n)
     if orders is None:
-        orders = _ORDERS[n] = tuple(tuple((s + i) % n for i in range(n)) for s in range(n))
+        orders = _ORDERS.keep(n, tuple(tuple((s + i) % n for i in range(n)) for s in range(n)))
     return orders
 
 
@@ -78,7 +84,6 @@ class Hand:
         self.holes = deal.holes
         self.board = deal.board
         self._game = game
-        self._play, self._end = _renderers(game.type.shape)
         self._streets: tuple[Street, ...] = structure.streets
         self._limit: bool = not structure.no_limit
         self._cap: int | None = structure.cap
@@ -98,13 +103,6 @@ class Hand:
         self.street = 0
         #: Board cards shown so far.
         self.revealed = 0
-        self._shown_board = 0
-        self._board_text = "-"
-        # What the play and end_hand lines last wrote, kept while it holds (see _field).
-        self._pot = -1
-        self._pot_text = ""
-        self._stacks = _Ring()
-        self._totals = _Ring()
         # acted[s]: the table bet s left or faced at its latest action this street, -1 if none.
         self.acted: list[int] = [-1] * n
         self._shown: list[bool] = [False] * n
@@ -198,7 +196,7 @@ class Hand:
                 legal = Legal(front, key[1], key[2], opened=key[4])
             else:
                 legal = Legal(front, key[1], key[2], rr[0], rr[1], opened=key[4])
-            _keep(_LEGAL, key, legal)
+            _LEGAL.keep(key, legal)
         return legal
 
     def call_value(self) -> int:
@@ -386,68 +384,19 @@ class Hand:
         start = self.stacks_start
         return [self.stack[s] - start[s] for s in range(self.players)]
 
-    def hole_text(self, seat: int) -> str:
-        """The ``Cards:`` value for ``seat`` (``Q``; ``Ah Kd``)."""
-        return " ".join(self.holes[seat])
+    @property
+    def pot(self) -> int:
+        """The chips in the pot from the streets before this one (dead antes included)."""
+        return _sum(self.total) - _sum(self.front)
 
-    def showdown_text(self, seat: int) -> str:
-        """Once over: the cards ``seat`` shows (only winners of a contested pot show), or ``-``."""
-        return self.hole_text(seat) if self._shown[seat] else "-"
+    def raise_range(self) -> tuple[int, int] | None:
+        """The legal bet or raise of the seat to act as (min, max) money in front, or None
+        (none allowed, or the hand is over)."""
+        return self._raise_range() if self.to_act is not None else None
 
-    def board_text(self) -> str:
-        revealed = self.revealed
-        if revealed != self._shown_board:
-            self._shown_board = revealed
-            self._board_text = " ".join(self.board[:revealed]) or "-"
-        return self._board_text
-
-    def field(self, name: str, view: int) -> str:
-        """The value of the named line ``name`` of a ``play`` or ``end_hand`` message, as seat
-        ``view`` sees it (the names a game's :class:`~pokerbots.protocol.wire.Shape` lists)."""
-        return self._field(FIELDS.index(name), view)
-
-    def _field(self, number: int, view: int) -> str:
-        if number == 0:  # Board
-            return self.board_text()
-        if number == 1:  # Pot
-            pot = _sum(self.total) - _sum(self.front)
-            if pot != self._pot:
-                self._pot = pot
-                self._pot_text = str(pot)
-            return self._pot_text
-        if number == 2:  # Stacks
-            return self._stacks.view(self.stack, view)
-        if number == 3:  # Raise
-            rr = self._raise_range() if self.to_act is not None else None
-            if rr is None:
-                return "-"
-            text = _RAISE_TEXTS.get(rr)
-            if text is None:
-                text = f"{rr[0]},{rr[1]}"
-                _keep(_RAISE_TEXTS, rr, text)
-            return text
-        return self._totals.view(self.total, view)  # Totals
-
-    def play_lines(self, view: int) -> str:
-        """The lines the game adds to a ``play`` message for seat ``view`` (its shape's)."""
-        return self._lines(self._play, view)
-
-    def end_lines(self, view: int) -> str:
-        """The lines the game adds to an ``end_hand`` message for seat ``view``."""
-        return self._lines(self._end, view)
-
-    def _lines(self, lines: _Lines, view: int) -> str:
-        # One join of every piece (each heading but the first starts with the newline that
-        # ends the line before): an f-string per line and a join of the lines cost twice as
-        # much, in every play message.
-        if not lines:
-            return ""
-        parts: list[str] = []
-        for head, number in lines:
-            parts.append(head)
-            parts.append(self._field(number, view))
-        parts.append("\n")
-        return "".join(parts)
+    def shows(self, seat: int) -> bool:
+        """Once over: whether ``seat`` shows its cards (only winners of a contested pot do)."""
+        return self._shown[seat]
 
     def record(self) -> dict:
         """What the machine-readable hand history records beyond the common facts."""
@@ -460,14 +409,6 @@ class Hand:
             record["stacks_start"] = list(self.stacks_start)
             record["stacks_end"] = list(self.stack)
         return record
-
-
-# -- the lines a game may add to its messages (the names in its Shape) ----------------------
-
-#: Every line a game's shape may name in ``play`` and ``end_hand``; :meth:`Hand._field` writes
-#: each, by its place here (a native call on an int, where a table of functions would cost a
-#: generic call per line of every message).
-FIELDS = ("Board", "Pot", "Stacks", "Raise", "Totals")
 
 
 def _between(bets: list[int], low: int, high: int) -> int:
@@ -485,85 +426,6 @@ def _sum(chips: list[int]) -> int:
     for c in chips:
         total += c
     return total
-
-
-class _Ring:
-    """The chips of every seat as a line's value, ``chips`` from seat ``view`` on,
-    comma-separated (``"19900,19950,20150"``), as each seat sees them.
-
-    Stacks go out in every Hold'em play message and change only when chips move: the text
-    is made once for every view (the seats' chips written twice around the table, cut at the
-    view) and made again only when the chips differ from those it was made from."""
-
-    def __init__(self) -> None:
-        self.chips: list[int] = []
-        self.text = ""
-        self.cuts: list[int] = []
-        self.width = 0
-
-    def view(self, chips: list[int], view: int) -> str:
-        made = self.chips
-        n = len(chips)
-        if len(made) != n:
-            self._make(chips)
-        else:
-            for s in range(n):
-                if chips[s] != made[s]:
-                    self._make(chips)
-                    break
-        start = self.cuts[view]
-        return self.text[start:start + self.width]
-
-    def _make(self, chips: list[int]) -> None:
-        self.chips = list(chips)
-        key = tuple(chips)
-        made = _RING_TEXTS.get(key)
-        if made is None:
-            texts = [str(c) for c in chips]
-            cuts: list[int] = []
-            at = 0
-            for text in texts:
-                cuts.append(at)
-                at += len(text) + 1
-            once = ",".join(texts)
-            made = (once + "," + once, cuts, len(once))
-            _keep(_RING_TEXTS, key, made)
-        self.text, self.cuts, self.width = made
-
-
-#: The texts of the play and end_hand lines as they recur from hand to hand (the same stacks
-#: after the same calls, the same raise sizes), by the values they were made from (see _keep).
-_RAISE_TEXTS: Final[dict[tuple[int, int], str]] = {}
-_RING_TEXTS: Final[dict[tuple[int, ...], tuple[str, list[int], int]]] = {}
-#: The most entries a table of this module keeps: one that reaches it starts again empty.
-_KEPT: Final = 4096
-
-
-def _keep(table: dict, key: object, value: object) -> None:
-    """Keep ``value`` under ``key`` in one of this module's tables of things worked out
-    before, bounded by :data:`_KEPT`."""
-    if len(table) >= _KEPT:
-        table.clear()
-    table[key] = value
-
-
-_Lines = list[tuple[str, int]]
-#: id(shape) -> (shape, lines). Keyed by identity, not by value: hashing a frozen dataclass
-#: runs Python code, once a hand. Holding the shape keeps its id from being reused.
-_RENDERERS: Final[dict[int, tuple[object, tuple[_Lines, _Lines]]]] = {}
-
-
-def _renderers(shape) -> tuple[_Lines, _Lines]:
-    """(heading, field number) pairs for a shape's play and end_hand lines, made once per
-    shape."""
-    entry = _RENDERERS.get(id(shape))
-    if entry is None:
-        play = [(("\n" if k else "") + f"{name}: ", FIELDS.index(name))
-                for k, name in enumerate(shape.play)]
-        end = [(("\n" if k else "") + f"{name}: ", FIELDS.index(name))
-               for k, name in enumerate(shape.end)]
-        entry = _RENDERERS[id(shape)] = (shape, (play, end))
-    return entry[1]
 
 
 def start_hand(game: Game, button: int, deal: Deal) -> Hand:

@@ -24,11 +24,11 @@ lost. A ladder has no run-off and no bot out.
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections import Counter
 from pathlib import Path
 
+from pokerbots.protocol.memo import Memo
 from pokerbots.server.tournament import results_store
 from pokerbots.server.tournament import standings as standings_
 
@@ -39,11 +39,22 @@ DEFAULT_TOURNAMENTS = 24
 _READING = threading.Lock()
 
 
-@functools.lru_cache(maxsize=256)
-def tournament_units(folder: str) -> dict:
+#: :func:`tournament_units` by folder: a finished tournament's figures never change. 256:
+#: ten times the tournaments a ladder shows by default.
+_UNITS: Memo[str, tuple] = Memo("ladder.units", 256)
+
+
+def tournament_units(folder: str) -> tuple:
     """``(units, unit, matches, faults)`` of the finished tournament in ``folder``: ``{bot
     name: {unit: (chips, hands)}}``, what one unit is, and each bot's played matches and
     faults."""
+    known = _UNITS.get(folder)
+    if known is None:
+        known = _UNITS.keep(folder, _tournament_units(folder))
+    return known
+
+
+def _tournament_units(folder: str) -> tuple:
     path = Path(folder)
     if not results_store.exists(path):
         return {}, "match", Counter(), Counter()

@@ -13,7 +13,11 @@ chip put in, those in front included.
 
 Which hole cards a step carries is the viewer's :class:`~.visibility.Sight`: every step
 carries the cards the viewer may see from the deal on; cards shown at the showdown only
-in the last step. The states are plain data, handed to the page as JSON.
+in the last step. So is which mixed replies it tells: an action a mix's draw chose says so,
+with its probability (``raises to 10 (drawn, 2/4)``, and ``drawn``: the item's weight and
+the mix's total), only to a viewer who may see the hand as that seat's own (the record's
+view for the viewer keeps only those mixes). The states are plain data, handed to the page
+as JSON.
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ def steps(record: HandRecord, summary: dict, labels: list[str], sight: Sight) ->
     shown = record.get("showdown") or [HIDDEN] * n
     known = [cards if sight.sees_cards(s) else None for s, cards in enumerate(record["cards"])]
     said = words.Phrases([f"{labels[s]} (seat {s})" for s in range(n)])
+    # The mixes the viewer may see, by the index of the action each decided.
+    mixes = {mix[0]: mix for mix in sight.hand(record).get("mixes") or ()}
     found: list[dict] = []
 
     def state(hand: Hand, text: str, actor: int | None) -> dict:
@@ -66,7 +72,7 @@ def steps(record: HandRecord, summary: dict, labels: list[str], sight: Sight) ->
             "behind": ([start - put for start, put in zip(hand.stacks_start, hand.total)]
                        if hand.limited else None),
             "front": list(hand.front), "folded": list(hand.folded),
-            "to_act": hand.to_act, "cards": known,
+            "to_act": hand.to_act, "cards": known, "drawn": None,
         }
 
     def step(hand: Hand, act: Act | None) -> None:
@@ -76,10 +82,17 @@ def steps(record: HandRecord, summary: dict, labels: list[str], sight: Sight) ->
             return
         seat = act.seat
         front = found[-1]["front"]  # the money in front as the seat acted
-        found.append(state(hand, said.action(seat, act.word == FOLD, act.front, front,
-                                             ante if act.street == 0 else 0, act.total,
-                                             hand.stacks_start[seat] if hand.limited else 0),
-                           seat))
+        text = said.action(seat, act.word == FOLD, act.front, front,
+                           ante if act.street == 0 else 0, act.total,
+                           hand.stacks_start[seat] if hand.limited else 0)
+        mix = mixes.get(len(found) - 1)  # found holds the deal, then one step an action
+        if mix is not None:
+            text += words.drawn(mix)
+        found.append(state(hand, text, seat))
+        if mix is not None:
+            items = mix[1]
+            found[-1]["drawn"] = {"weight": items[mix[2]][0],
+                                  "total": sum(item[0] for item in items)}
 
     try:
         hand = replay(game, record, each=step).hand
@@ -97,14 +110,14 @@ def steps(record: HandRecord, summary: dict, labels: list[str], sight: Sight) ->
         if hand.returned:
             owner = max(range(n), key=hand.front.__getitem__)
             text += f"; an uncalled {hand.returned} goes back to {labels[owner]}"
-        found.append({**found[-1], "text": text, "actor": None, "to_act": None,
+        found.append({**found[-1], "text": text, "actor": None, "to_act": None, "drawn": None,
                       "pot": awarded, "front": [0] * n,
                       "behind": ([end - gain for end, gain in zip(stacks_end, won)]
                                  if limited and stacks_end else found[-1]["behind"])})
     winners = words.Phrases(labels)
     said_won = [winners.wins(w, amount) for amount, w in pots]
     last = {**found[-1], "text": "Result: " + ("; ".join(said_won) or "no pot"), "actor": None,
-            "to_act": None, "board": list(record.get("board") or []), "pot": 0,
+            "to_act": None, "drawn": None, "board": list(record.get("board") or []), "pot": 0,
             "front": [0] * n, "behind": stacks_end if limited else None,
             "cards": [c if c is not None else (shown[s] if shown[s] != HIDDEN else None)
                       for s, c in enumerate(known)],

@@ -38,7 +38,7 @@ def test_antes_are_posted_before_the_blinds_and_are_not_money_in_front():
     assert hand.antes == [5, 5, 5]
     assert hand.front == [0, 5, 10] and hand.forced == [0, 5, 10]
     assert hand.stack == [1995, 1990, 1985]
-    assert hand.field("Pot", 0) == "15"  # the antes are in the pot from the start
+    assert hand.pot == 15  # the antes are in the pot from the start
     legal = hand.legal()  # seat 0 faces the big blind: the ante opened nothing
     assert hand.to_act == 0 and legal.call == 10 and legal.raise_range == (20, 1995)
 
@@ -179,7 +179,7 @@ def test_a_seat_rebuilds_the_table_from_init_round(game, options):
     for seat in range(players):
         referee = Referee(table, random.Random(1), hands=1, button=2)
         exchanges = referee.exchanges()
-        message = next(exchanges).messages[seat]
+        (message,) = next(exchanges).messages[seat]  # init_round, to every seat
         client = Client(lambda s: s.check_or_call(), game=game)
         client.receive(message)
         mine = seat_table(client).structure
@@ -197,7 +197,7 @@ def test_a_client_that_learns_the_game_late_skips_the_ante_line(monkeypatch):
     rest in: the extra Ante line must not be counted as one of the game's lines."""
     monkeypatch.delenv("POKERBOTS_GAME", raising=False)
     referee = Referee(make_game("holdem-nl", 2, ante=5), random.Random(1), hands=1, button=0)
-    message = next(referee.exchanges()).messages[0]
+    (message,) = next(referee.exchanges()).messages[0]
     client = Client(lambda s: s.check_or_call())
     replies = [client.feed(line) for line in message.splitlines()]
     assert replies[:5] == [None, None, None, None, b"READY"] and set(replies[5:]) == {None}

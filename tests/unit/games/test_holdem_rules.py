@@ -182,7 +182,7 @@ def test_seed_example_a_short_all_in_does_not_reopen_betting():
     play(hand, "0:c 1:c 2:30")
     assert hand.bet == 30
     assert hand.legal() == Legal(front=20, call=30, can_fold=True)  # call the extra 10 or fold
-    assert "Raise: -" in hand.play_lines(0)
+    assert hand.raise_range() is None  # the play message says "Raise: -"
     with pytest.raises(IllegalMove):
         hand.raise_to(50)
     play(hand, "0:c")
@@ -254,7 +254,7 @@ def test_no_raise_when_no_other_player_can_put_in_more_than_the_table_bet():
     hand = start(table([300, 2000, 200]))
     play(hand, "0:300")
     assert hand.legal() == Legal(front=5, call=300, can_fold=True)
-    assert hand.play_lines(1).endswith("Raise: -\n")
+    assert hand.raise_range() is None
     # With one chip more behind the big blind, a raise is possible again.
     hand = start(table([300, 2000, 301]))
     play(hand, "0:300")
@@ -325,7 +325,7 @@ def test_three_way_side_pots_with_a_folded_contributor():
     assert hand.to_act is None
     assert hand.pots == [(400, 0), (600, 1)]  # seat 3's folded chips stay in the side pot
     assert hand.deltas == [300, 300, -300, -300]
-    assert [hand.showdown_text(s) for s in range(4)] == ["Ah Ad", "Kh Kd", "-", "-"]
+    assert [hand.shows(s) for s in range(4)] == [True, True, False, False]
 
 
 def test_four_way_side_pots_with_a_folded_contributor():
@@ -357,7 +357,7 @@ def test_three_way_split_gives_two_odd_chips_clockwise_from_the_button():
     play(hand, "3:c 0:c 1:f 2:c" + " 2:c 3:c 0:c" * 3)
     assert hand.pots == [(12, 2), (12, 3), (11, 0)]  # 35 from seat 1 on: 2, 3, 0
     assert sum(hand.deltas) == 0
-    assert [hand.showdown_text(s) for s in range(4)] == ["2h 3h", "-", "6h 7h", "8h 9h"]
+    assert [hand.shows(s) for s in range(4)] == [True, False, True, True]
 
 
 def test_uncalled_bet_is_returned_and_is_no_pot():
@@ -388,7 +388,7 @@ def test_board_is_run_out_without_decisions_when_players_are_all_in():
     play(hand, "0:2000 1:f 2:c")
     assert hand.to_act is None
     assert hand.street == 0  # no betting round started after the pre-flop one
-    assert hand.end_lines(0).startswith(f"Board: {BOARD}\n")
+    assert hand.revealed == 5  # the whole board
     assert hand.record()["board"] == BOARD.split()
     assert hand.pots == [(4005, 0)]
 
@@ -406,15 +406,15 @@ def test_fold_out_ends_the_hand_without_showdown_or_more_cards():
     hand = start(nl(3))
     play(hand, "0:c 1:c 2:c 1:50 2:f 0:f")
     assert hand.to_act is None
-    assert hand.end_lines(0) == "Board: 2c 7d 9h\nStacks: 1990,2020,1990\n"
-    assert [hand.showdown_text(s) for s in range(3)] == ["-", "-", "-"]
+    assert hand.revealed == 3 and hand.stack == [1990, 2020, 1990]  # the flop, no more
+    assert [hand.shows(s) for s in range(3)] == [False, False, False]
     assert hand.pots == [(30, 1)]
 
 
 def test_losers_at_showdown_muck_and_winners_show():
     hand = start(nl(2))
     play(hand, "0:c 1:c" + " 1:c 0:c" * 3)
-    assert [hand.showdown_text(s) for s in range(2)] == ["Ah Ad", "-"]
+    assert [hand.shows(s) for s in range(2)] == [True, False]
     assert hand.pots == [(20, 0)]
 
 
@@ -424,7 +424,7 @@ def test_a_side_pot_won_uncontested_shows_no_cards():
     hand = start(table([100, 2000, 2000]), button=2, holes=["AhAd", "3h3d", "KhKd"])
     play(hand, "2:300 0:c 1:c 1:500 2:f")
     assert hand.pots == [(300, 0), (400, 1)]
-    assert [hand.showdown_text(s) for s in range(3)] == ["Ah Ad", "-", "-"]
+    assert [hand.shows(s) for s in range(3)] == [True, False, False]
 
 
 def test_random_hands_keep_the_chips_balanced():
@@ -628,51 +628,45 @@ def test_invalid_limit_bet_sizes_are_refused():
 # -- message lines ---------------------------------------------------------------------------------
 
 
-def test_round_lines_name_the_game_stack_stack_mode_and_bet_sizes():
-    assert nl(3).round_lines(0) == "Game: holdem-nl\nStack: 2000\nStackMode: reset\n"
-    assert nl(3, carry=True).round_lines(0).endswith("StackMode: carry\n")
-    assert limit(3).round_lines(1) == (
-        "Game: holdem-limit\nStack: 2000\nStackMode: reset\nBetSizes: 10,20\n")
+def test_the_round_facts_name_the_game_stack_stack_mode_and_bet_sizes():
+    assert nl(3).round_facts() == [("Game", "holdem-nl"), ("Stack", 2000),
+                                   ("StackMode", "reset")]
+    assert nl(3, carry=True).round_facts()[-1] == ("StackMode", "carry")
+    assert limit(3).round_facts() == [("Game", "holdem-limit"), ("Stack", 2000),
+                                      ("StackMode", "reset"), ("BetSizes", (10, 20))]
 
 
-def test_hole_text_is_rank_then_suit_space_separated():
-    hand = start(nl(2), holes=["AhKd", "Tc9s"])
-    assert hand.hole_text(0) == "Ah Kd" and hand.hole_text(1) == "Tc 9s"
-
-
-def test_state_lines_preflop_and_after_the_flop():
+def test_the_numbers_the_play_lines_are_written_from_preflop_and_after_the_flop():
     hand = start(nl(3), button=0, board="7h 8h 9h Td Jd")
-    assert hand.play_lines(0) == "Board: -\nPot: 0\nStacks: 2000,1995,1990\nRaise: 20,2000\n"
+    assert (hand.revealed, hand.pot, hand.stack, hand.raise_range()) == (
+        0, 0, [2000, 1995, 1990], (20, 2000))
     play(hand, "0:c 1:c 2:c")
-    assert hand.play_lines(1) == (
-        "Board: 7h 8h 9h\nPot: 30\nStacks: 1990,1990,1990\nRaise: 10,1990\n")
+    assert (hand.revealed, hand.pot, hand.stack, hand.raise_range()) == (
+        3, 30, [1990, 1990, 1990], (10, 1990))
     play(hand, "1:50")
-    assert hand.play_lines(2) == (
-        "Board: 7h 8h 9h\nPot: 30\nStacks: 1990,1990,1940\nRaise: 100,1990\n")
+    assert (hand.pot, hand.stack[1], hand.raise_range()) == (30, 1940, (100, 1990))
     play(hand, "2:c 0:c")
-    assert hand.play_lines(1) == (
-        "Board: 7h 8h 9h Td\nPot: 180\nStacks: 1940,1940,1940\nRaise: 10,1940\n")
+    assert (hand.revealed, hand.pot, hand.raise_range()) == (4, 180, (10, 1940))
 
 
-def test_state_lines_show_no_raise_when_capped():
+def test_no_raise_range_when_capped():
     hand = start(limit(3))
     play(hand, "0:20 1:30 2:40")
-    assert hand.play_lines(0).endswith("Raise: -\n")
+    assert hand.raise_range() is None
 
 
-def test_end_lines_after_a_showdown_show_the_whole_board_and_final_stacks():
+def test_after_a_showdown_the_whole_board_and_the_final_stacks():
     hand = start(nl(3))
     play(hand, "0:c 1:c 2:c" + " 1:c 2:c 0:c" * 3)
-    assert hand.end_lines(0) == f"Board: {BOARD}\nStacks: 2020,1990,1990\n"
-    assert hand.end_lines(2) == f"Board: {BOARD}\nStacks: 1990,2020,1990\n"
+    assert (hand.revealed, hand.stack) == (5, [2020, 1990, 1990])
     assert hand.record() == {"board": BOARD.split(), "stacks_start": [2000] * 3,
                              "stacks_end": [2020, 1990, 1990]}
 
 
-def test_end_lines_preflop_fold_out_show_no_board():
+def test_a_preflop_fold_out_shows_no_board():
     hand = start(nl(2))
     play(hand, "0:f")
-    assert hand.end_lines(1) == "Board: -\nStacks: 2005,1995\n"
+    assert (hand.revealed, hand.stack) == (0, [1995, 2005])
 
 
 def test_the_three_player_transcript_in_protocol_md_is_what_the_server_sends():

@@ -56,7 +56,7 @@ def test_everyone_checks_and_the_highest_card_wins_the_antes():
     assert hand.to_act is None
     assert hand.pots == [(3, 1)]
     assert hand.deltas == [-1, 2, -1]
-    assert [hand.showdown_text(s) for s in range(3)] == ["-", "A", "-"]
+    assert [hand.shows(s) for s in range(3)] == [False, True, False]
 
 
 def test_after_a_bet_every_other_player_answers_once_in_order():
@@ -66,14 +66,14 @@ def test_after_a_bet_every_other_player_answers_once_in_order():
     assert hand.to_act is None
     assert hand.pots == [(5, 2)]  # K beats Q at showdown
     assert hand.deltas == [-2, -1, 3]
-    assert hand.showdown_text(0) == "-"  # the loser mucks
+    assert not hand.shows(0)  # the loser mucks
 
 
 def test_a_bet_everyone_folds_to_wins_without_showing():
     hand, _ = play(2, 1, "KJ", "bf")
     assert hand.pots == [(3, 0)]
     assert hand.deltas == [1, -1]
-    assert [hand.showdown_text(s) for s in range(2)] == ["-", "-"]
+    assert [hand.shows(s) for s in range(2)] == [False, False]
 
 
 def test_legal_replies_before_and_after_a_bet():

@@ -64,8 +64,8 @@ def test_ante_then_bets_of_two_then_four_at_most_two_a_round():
     assert h.legal().raise_range is None and h.legal().call == 5
     act(h, "c")
     # Second round: money in front restarts at 0, the same seat acts first, bets are 4.
-    assert (h.street, h.to_act, h.front, h.board_text()) == (1, 1, [0, 0], "K")
-    assert h.field("Pot", 1) == "10"
+    assert (h.street, h.to_act, h.front, h.board[:h.revealed]) == (1, 1, [0, 0], ("K",))
+    assert h.pot == 10
     assert h.legal().raise_range == (4, 4)
     act(h, "4 8 c")
     assert h.to_act is None and h.deltas == [-13, 13]
@@ -74,7 +74,7 @@ def test_ante_then_bets_of_two_then_four_at_most_two_a_round():
 def test_a_pair_with_the_board_wins_then_the_higher_card():
     h = hand("J K", "J", button=0)  # seat 0 pairs the board
     act(h, "c c c c")
-    assert h.deltas == [1, -1] and h.showdown_text(0) == "J" and h.showdown_text(1) == "-"
+    assert h.deltas == [1, -1] and h.shows(0) and not h.shows(1)
     h = hand("Q K", "J", button=0)  # no pair: the king wins
     act(h, "c c c c")
     assert h.deltas == [-1, 1]
@@ -90,7 +90,7 @@ def test_an_uncalled_bet_goes_back_and_the_totals_say_what_each_put_in():
     h = hand("J Q", "K", button=0)
     act(h, "3 f")  # seat 1 bets, seat 0 folds
     assert h.pots == [(2, 1)] and h.deltas == [-1, 1]
-    assert h.end_lines(0) == "Board: -\nTotals: 1,1\n"
+    assert h.revealed == 0 and h.total == [1, 1]  # the board unseen, the chips put in
 
 
 def test_folding_when_checking_is_free_is_refused():

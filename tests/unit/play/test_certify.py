@@ -4,10 +4,8 @@ JUnit report is written, and the exit codes are those of the Exit table."""
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -15,11 +13,10 @@ import pytest
 
 from pokerbots.server.play.certify import cases_for
 
-ROOT = Path(__file__).resolve().parents[3]
-POKERBOTS = str(Path(sys.executable).with_name("pokerbots"))
+from certifying import LINE, ROOT, certify, outcomes
+
 PLANTED = ROOT / "tests" / "programs" / "certify_bots" / "planted.py"
 STEADY = ROOT / "tests" / "programs" / "certify_bots" / "steady.py"
-LINE = re.compile(r"^(PASS|SKIP|FAIL|ERROR) +(\S+) +(.*?) +\d+p seat \d+")
 
 #: Each planted bug, and the games it is certified on (those where its case exists; the
 #: cheaper ones where it exists in several).
@@ -42,21 +39,6 @@ PLANTED_GAMES = {
     "largest stacks": ["holdem-limit"],
     "end of round while waiting": ["holdem-nl"],
 }
-
-
-def certify(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([POKERBOTS, "certify", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT)
-
-
-def outcomes(stdout: str) -> dict[tuple[str, str], str]:
-    """(game, case) -> PASS, FAIL or ERROR, from the lines of a certify run."""
-    found = {}
-    for line in stdout.splitlines():
-        m = LINE.match(line)
-        if m:
-            found[(m.group(2), m.group(3))] = m.group(1)
-    return found
 
 
 def test_a_bot_that_checks_and_calls_passes_and_meets_every_kuhn_case(tmp_path):

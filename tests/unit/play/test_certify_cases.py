@@ -32,10 +32,12 @@ def test_each_game_declares_its_own_cases_after_those_every_game_gets(game):
 def test_the_games_modules_hold_their_situations():
     names = {game.name: {c.name for c in game.certify()} for game in games.all_types()}
     assert games.get("kuhn").certify is kuhn.KUHN.certify
-    assert names["kuhn"] == {"end of round while waiting"}
-    assert names["leduc"] == {"end of round while waiting", "odd chip", "raise cap"}
+    mixes = {"mix: one raise size", "mix: a sure answer"}
+    assert names["kuhn"] == {"end of round while waiting", "mix: no raise allowed", *mixes}
+    assert names["leduc"] == {"end of round while waiting", "odd chip", "raise cap", *mixes}
     assert "two side pots" in names["holdem-nl"] and "raise cap" not in names["holdem-nl"]
-    assert names["holdem-limit"] == names["holdem-nl"] | {"raise cap"}
+    no_limit_only = {"mix: no raise allowed", "mix: a wide raise range"}
+    assert names["holdem-limit"] == names["holdem-nl"] - no_limit_only | {"raise cap"}
     assert leduc.LEDUC.certify is not None and holdem.LIMIT.certify is not None
 
 

@@ -374,7 +374,7 @@ def test_money_tracking_and_legal_replies_over_many_random_kuhn_hands(players):
                     state.legal.raise_min, state.legal.raise_max) == (
                 legal.front, legal.call, legal.can_fold, legal.raise_min, legal.raise_max)
             assert state.bankrolls == referee.bankrolls[self.seat:] + referee.bankrolls[:self.seat]
-            assert state.cards == (referee._hand.hole_text(self.seat),)
+            assert state.cards == referee._hand.holes[self.seat]
             # The history derived from one message matches what was played.
             histories.append((kuhn_history(state), true_history(referee._actions)))
             assert state.position == (self.seat - (referee.button + state.hand) - 1) % players
@@ -502,7 +502,7 @@ def test_holdem_money_tracking_and_legal_replies_with_random_bots(players, game,
             seat = self.seat
             assert state.stacks == hand.stack[seat:] + hand.stack[:seat]
             assert state.fronts == hand.front[seat:] + hand.front[:seat]
-            assert state.cards == tuple(hand.hole_text(seat).split())
+            assert state.cards == tuple(hand.holes[seat])
             assert state.bankrolls == referee.bankrolls[seat:] + referee.bankrolls[:seat]
             checked.append(state.street)
             return super().decide(state)

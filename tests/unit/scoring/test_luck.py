@@ -61,7 +61,8 @@ def play(game, deal: Deal, button: int, policy) -> dict:
         else:
             hand.call()
             actions.append([seat, "BET", legal.call, street])
-    return {"hand": 0, "button": button, "cards": [hand.hole_text(s) for s in range(game.players)],
+    return {"hand": 0, "button": button,
+            "cards": [" ".join(hand.holes[s]) for s in range(game.players)],
             "forced": forced, "actions": actions, "deltas": list(hand.deltas), **hand.record()}
 
 

@@ -39,7 +39,8 @@ def play_hand(game, deal: Deal, stacks, *, shove_on: int, button: int = 0) -> di
         else:
             hand.call()
             actions.append([seat, "BET", legal.call, street])
-    return {"hand": 0, "button": button, "cards": [hand.hole_text(s) for s in range(len(stacks))],
+    return {"hand": 0, "button": button,
+            "cards": [" ".join(hand.holes[s]) for s in range(len(stacks))],
             "actions": actions, "board": list(deal.board[:hand.revealed]),
             "stacks_start": list(stacks), "deltas": hand.deltas, "totals": list(hand.total)}
 

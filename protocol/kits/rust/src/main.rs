@@ -1,7 +1,8 @@
 //! A complete bot for every pokerbots game: put your strategy in `decide`.
 //!
 //! poker.rs does the protocol; `decide` sees a `poker::State` (see there) and returns
-//! `s.check_or_call()`, `s.fold()` or `s.raise_to(value)`.
+//! `s.check_or_call()`, `s.fold()` or `s.raise_to(value)`. Started with --mix, the bot
+//! answers with `mixed`: a mix of replies, from which the server draws the action.
 
 mod poker;
 
@@ -51,6 +52,28 @@ fn decide(s: &poker::State) -> String {
     s.fold()
 }
 
+/// A mixed reply: `decide`'s reply four times as often as each other kind of legal reply
+/// (check or call, the least bet or raise, fold), so that no action gives your cards away.
+fn mixed(s: &poker::State) -> String {
+    let mut mix = vec![(s.check_or_call(), 1)];
+    if s.can_raise {
+        mix.push((s.raise_to(s.raise_min), 1));
+    }
+    if s.can_fold {
+        mix.push((s.fold(), 1));
+    }
+    let choice = decide(s);
+    match mix.iter_mut().find(|(reply, _)| *reply == choice) {
+        Some(item) => item.1 = 4,
+        None => mix.push((choice, 4)),
+    }
+    s.mix(&mix)
+}
+
 fn main() {
-    poker::run(&decide);
+    if std::env::args().nth(1).as_deref() == Some("--mix") {
+        poker::run(&mixed);
+    } else {
+        poker::run(&decide);
+    }
 }

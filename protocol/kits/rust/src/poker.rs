@@ -3,8 +3,9 @@
 //! `run` reads the server's messages on stdin, answers every bookkeeping message itself
 //! (READY, OK or REBUY, Money, the goodbye line), keeps everyone's bankroll and, in Hold'em,
 //! everyone's stack, and calls your `decide` for each play message. `decide` returns one of
-//! `s.check_or_call()`, `s.fold()` or `s.raise_to(value)`. Index 0 of every list is you: the
-//! server rotates them. The protocol is PROTOCOL.md.
+//! `s.check_or_call()`, `s.fold()` or `s.raise_to(value)`, or a mix of them, `s.mix(&[...])`,
+//! from which the server draws the action. Index 0 of every list is you: the server rotates
+//! them. The protocol is PROTOCOL.md.
 
 #![allow(dead_code)] // the library offers more than the sample strategy uses
 
@@ -12,6 +13,10 @@ use std::collections::HashMap;
 use std::io::{self, BufRead, Write};
 
 type Fields = HashMap<String, String>;
+
+/// A mix's bounds: each weight a whole number from 1 to MIX_MAX_WEIGHT, at most MIX_MAX_ITEMS.
+pub const MIX_MAX_WEIGHT: i64 = 1_000_000;
+pub const MIX_MAX_ITEMS: usize = 64;
 
 /// "3,-1,0" -> [3, -1, 0]
 pub fn parse_list(text: &str) -> Vec<i64> {
@@ -106,6 +111,65 @@ impl State {
             );
         }
         format!("BET {}", value)
+    }
+    /// Whether the server takes `reply` (such as "BET 10") as a single reply here.
+    pub fn is_legal(&self, reply: &str) -> bool {
+        let (fold, digits) = match reply.split_once(' ') {
+            Some(("FOLD", digits)) => (true, digits),
+            Some(("BET", digits)) => (false, digits),
+            _ => return false,
+        };
+        let canonical = !digits.is_empty()
+            && digits.len() <= 18
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && (digits == "0" || !digits.starts_with('0'));
+        if !canonical {
+            return false;
+        }
+        let value: i64 = digits.parse().expect("a number");
+        if fold {
+            return self.can_fold && value == self.front;
+        }
+        value == self.call || (self.can_raise && self.raise_min <= value && value <= self.raise_max)
+    }
+    /// A mixed reply: the server plays each reply with probability weight / total. Each reply
+    /// one the functions above return, given once, each weight from 1 to MIX_MAX_WEIGHT, 1 to
+    /// MIX_MAX_ITEMS items; one item is that reply. Panics, naming the item, otherwise:
+    /// `s.mix(&[(s.check_or_call(), 3), (s.raise_to(2), 1)])` is "MIX 3 BET 1,1 BET 2" in
+    /// Kuhn (check three times in four).
+    pub fn mix(&self, items: &[(String, i64)]) -> String {
+        if items.is_empty() || items.len() > MIX_MAX_ITEMS {
+            panic!(
+                "a mix has 1 to {} items, not {}; legal: {}",
+                MIX_MAX_ITEMS,
+                items.len(),
+                self.legal()
+            );
+        }
+        let mut parts = Vec::new();
+        for (i, (reply, weight)) in items.iter().enumerate() {
+            let item = format!("item {} of the mix, '{}'", i + 1, reply);
+            if *weight < 1 || *weight > MIX_MAX_WEIGHT {
+                panic!(
+                    "{}: its weight must be a whole number from 1 to {}, not {}; legal: {}",
+                    item,
+                    MIX_MAX_WEIGHT,
+                    weight,
+                    self.legal()
+                );
+            }
+            if !self.is_legal(reply) {
+                panic!("{}, is not a legal reply; legal: {}", item, self.legal());
+            }
+            if items[..i].iter().any(|(other, _)| other == reply) {
+                panic!("{}, appears twice; legal: {}", item, self.legal());
+            }
+            parts.push(format!("{} {}", weight, reply));
+        }
+        if items.len() == 1 {
+            return items[0].0.clone();
+        }
+        format!("MIX {}", parts.join(","))
     }
 }
 
