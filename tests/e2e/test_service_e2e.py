@@ -222,10 +222,12 @@ def test_a_tournament_stopped_by_sigterm_resumes_when_the_service_starts_again(t
     played = [m for m in _matches(data) if m[0] == "done"]
     assert played and len(played) < 3
     assert not processes_mentioning(str(data / "bots")), "every bot ended"
+    restarted = time.time()
     with Served(submissions, data, *LONG) as again:
         (worker,) = again.wait("the tournament's process", lambda: processes_mentioning(
             "pokerbots.server.service.jobs.tournaments"))
-        time.sleep(2.0)  # its matches under way
+        again.wait("a match of tournament 1 under way again",
+                   lambda: _started_since(data, restarted))
         os.kill(worker, signal.SIGTERM)  # stopped by something else than the service
         again.wait("tournament 1 stopped", lambda: "its process was stopped" in again.log())
         assert _status(again, 1) == "interrupted"
@@ -248,6 +250,22 @@ def _matches(data: Path) -> list[tuple]:
         return db.execute("SELECT status, id FROM matches").fetchall()
     except sqlite3.Error:
         return []
+    finally:
+        db.close()
+
+
+def _started_since(data: Path, since: float) -> bool:
+    """Whether a match of tournament 1 is running, started at ``since`` (time.time()) or
+    later."""
+    path = data / "tournaments" / "000001" / "results.sqlite"
+    if not path.exists():
+        return False
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT 1 FROM matches WHERE status = 'running' AND started >= ?",
+                          (since,)).fetchone() is not None
+    except sqlite3.Error:
+        return False
     finally:
         db.close()
 
@@ -285,19 +303,18 @@ def busy_until(service: Served, done, *, idle: float = 12.0, timeout: float = 40
     """Bursts of requests separated by ``idle`` seconds of quiet (longer than trio's 10 s
     before an idle thread exits) until ``done()`` returns something true; how many whole
     quiet periods passed before it did."""
-    deadline = time.monotonic() + timeout
-    quiet_periods = 0
-    while time.monotonic() < deadline:
-        burst(service)
-        quiet = time.monotonic() + idle
-        while time.monotonic() < quiet:
-            if done():
-                return quiet_periods
-            if service.process.poll() is not None:
-                raise AssertionError(f"the service exited:\n{service.log()}")
-            time.sleep(0.5)
-        quiet_periods += 1
-    raise AssertionError(f"not done within {timeout} s:\n{service.log()}")
+    bursts: list[float] = []  # when each burst ended
+
+    def done_or_burst() -> bool:
+        if bursts and done():
+            return True
+        if not bursts or time.monotonic() >= bursts[-1] + idle:
+            burst(service)
+            bursts.append(time.monotonic())
+        return False
+
+    service.wait("done between bursts of requests", done_or_burst, timeout)
+    return len(bursts) - 1
 
 
 def _status(service: Served, number: int) -> str | None:
