@@ -322,6 +322,7 @@ def test_a_team_submits_and_waits_until_its_bot_is_admitted(site, tmp_path):
     site.after_the_interval("alpha")
     result = pokerbots("submit", broken, "--to", site.served.url, "--wait", env=env,
                        timeout=300)
+    site.uploaded["alpha"] = time.monotonic()  # at the latest
     assert result.returncode == 1, (result.stdout, result.stderr)
     assert "Version 2.0 is quarantined: kuhn 2p seat 0 seed 1: expected 'READY'" \
         in result.stdout
@@ -344,8 +345,10 @@ print("not ready", flush=True)
 @pytest.mark.slow
 def test_submit_wait_shows_the_bots_control_characters_escaped(site, tmp_path):
     folder = bot_folder(tmp_path / "escaping", ESCAPING)
+    site.after_the_interval("alpha")  # beta's first upload is the archive's, below
     result = pokerbots("submit", folder, "--to", site.served.url, "--wait", "--token",
-                       site.tokens["beta"], timeout=300)
+                       site.tokens["alpha"], timeout=300)
+    site.uploaded["alpha"] = time.monotonic()  # at the latest
     assert result.returncode == 1, (result.stdout, result.stderr)
     assert "is quarantined" in result.stdout
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
