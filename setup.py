@@ -6,9 +6,10 @@ the Python files, which stay importable: Python prefers the compiled module. An 
 install (`pip install -e .`, the test command) keeps pure Python, so that an edit takes effect
 at once; so does POKERBOTS_PURE_PYTHON=1, and any build where mypyc is missing or fails.
 
-The package directories do not carry their import names (server/ is pokerbots.server), and
-mypyc names a module after its folders, so the sources are staged under build/mypyc/pokerbots
-first. Everything else about the package is in pyproject.toml.
+The package directories do not carry their import names (server/ is pokerbots.server,
+server/api/ is pokerbots.api), and mypyc names a module after its folders, so the sources are
+staged under build/mypyc/pokerbots first, each under its import name. Everything else about
+the package is in pyproject.toml.
 """
 
 from __future__ import annotations
@@ -25,16 +26,18 @@ HERE = Path(__file__).resolve().parent
 
 #: The modules every message passes through (see docs, "Performance"), named one by one: the
 #: protocol's wire format (the one module of the bot authors' package on that path), the
-#: betting engine and the deck, the referee and its driver and clock, the hand's record and
-#: the match log's writer and history, the process table and the bot processes, and every
-#: game of the registry (:func:`game_modules`: each hand is dealt, judged and ended there).
+#: betting engine and the deck, the referee and its driver and clock, the hand record's JSON
+#: encoder and the words of its actions, the match log's writer and history, the process table
+#: and the bot processes, and every game of the registry (:func:`game_modules`: each hand is
+#: dealt, judged and ended there).
 COMPILED = [
     "protocol/wire.py",
     "server/games/base.py",
     "server/games/engine/__init__.py",
     "server/games/engine/betting.py",
     "server/games/engine/deck.py",
-    "server/hands/record.py",
+    "server/hands/encoding.py",
+    "server/hands/words.py",
     "server/referee/__init__.py",
     "server/referee/clock.py",
     "server/referee/driver.py",
@@ -76,9 +79,12 @@ def _stage() -> Path:
     for old in (HERE / "build").glob("lib.*"):
         shutil.rmtree(old, ignore_errors=True)
     package = root / "pokerbots"
-    for folder in ("server", "protocol"):
-        shutil.copytree(HERE / folder, package / folder,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    # Each package where its import name puts it (pyproject.toml's package-dir): server/api is
+    # pokerbots.api, not pokerbots.server.api.
+    for folder, target in (("server", "server"), ("protocol", "protocol"), ("server/api", "api")):
+        shutil.copytree(HERE / folder, package / target,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so",
+                                                      *(["api"] if folder == "server" else [])))
     (package / "__init__.py").write_text("")
     return root
 

@@ -2,25 +2,26 @@
 """How close is `pokerbots run` to the limit? Ours over the floor beside ours over ACPC.
 
     python benchmarks/floor.py [--reps R] [--kuhn-hands N] [--holdem-hands N] [--cpu K]
-                               [--no-acpc] [--counts] [--budget] [-- POKERBOTS COMMAND...]
+                               [--acpc ACPC_SOURCE] [--counts] [--budget]
+                               [-- POKERBOTS COMMAND...]
 
 The floor is ``floor_dealer.c`` (built here with cc): a dealer that starts the same bots on
 pipes and sends them the very bytes `pokerbots run` sends, write for write, reading the
 replies each write is owed and nothing else (no checks, no clock, no logs). The writes are
 recorded beforehand with the real referee (seed 1, the same hands, each seat answering as the
 always-call bots do), for each mode: as each comes (no pinning; the server sends a hand's
-first messages to every seat at once; ours runs with ``--cpu auto`` as ``vs_acpc.sh`` runs it,
+first messages to every seat at once; ours runs with ``--cpu auto`` as ``vs_acpc.py`` runs it,
 which for a match alone tries both placements on its first hands and keeps the faster: pinned,
 for these bots, so ours then sends what the pinned script sends) and pinned to CPU K with
 taskset (the server's ``--cpu K``: each seat's messages wait for its next turn). As each comes the
 floor never sleeps (``-s``: it yields the CPU until a reply is there, as ours does on several
-CPUs, where a wake-up across CPUs is dear); pinned it blocks in read. The bots are the
-always-call C bots of ``../shared/perf`` (or of this folder where that is missing).
+CPUs, where a wake-up across CPUs is dear); pinned it blocks in read. The bots are this
+folder's always-call C bots (``kuhn_call_bot.c``, ``holdem_call_bot.c``).
 
-Each line: hands per second of ours (the whole ``pokerbots run`` command, as
-``../shared/perf/vs_acpc.sh`` times it), of the floor, of the ACPC dealer (when
-``../shared/perf`` is there), and ours ÷ floor, ours ÷ ACPC; medians of --reps runs, the
-three interleaved so that load hits them alike.
+Each line: hands per second of ours (the whole ``pokerbots run`` command, as ``vs_acpc.py``
+times it), of the floor, of the ACPC dealer (with ``--acpc``: a checkout of its source, built
+as ``vs_acpc.py`` builds it), and ours ÷ floor, ours ÷ ACPC; medians of --reps runs, the three
+interleaved so that load hits them alike.
 
 --counts adds what load hardly distorts, per hand, for ours and the floor: the dealer
 process's CPU (user + system), system calls and context switches, counted by ``perf stat
@@ -30,9 +31,9 @@ teardown), the floor whole.
 --budget adds what the goals leave for a hand, since the whole command is timed: ours' start-up
 (a 1-hand match), the part of it no design that keeps trio, click and rich can avoid (this
 Python importing them), the wall time a hand takes ours (less the start-up) and the floor, and
-the most a hand may take ours for ours ÷ ACPC to reach issue 25's goal (1.5 Kuhn, 2.0 no-limit
-Hold'em) with no more start-up than those imports, also as a multiple of the floor's. Medians of
---reps, each run beside the others of its row; it needs the ACPC dealer.
+the most a hand may take ours for ours ÷ ACPC to reach the project's targets (1.5 Kuhn, 2.0
+no-limit Hold'em, :data:`TARGETS`) with no more start-up than those imports, also as a multiple
+of the floor's. Medians of --reps, each run beside the others of its row; it needs ``--acpc``.
 """
 
 from __future__ import annotations
@@ -55,13 +56,11 @@ from pokerbots.server.referee.driver import LocalTable, drive
 from pokerbots.server.referee.referee import Referee
 
 HERE = Path(__file__).resolve().parent
-#: ../shared/perf beside the project (or beside the folder of worktrees that holds it).
-PERF = next((p for p in (HERE.parent.parent / "shared" / "perf",
-                         HERE.parent.parent.parent / "shared" / "perf") if p.exists()),
-            HERE.parent.parent / "shared" / "perf")
+sys.path.insert(0, str(HERE))
+from vs_acpc import Failed, acpc_match, build_acpc, build_c, game_file  # noqa: E402
 
-#: Issue 25's goal for ours ÷ ACPC, in both modes.
-GOALS = {"kuhn": 1.5, "holdem-nl": 2.0}
+#: The ratios ours ÷ ACPC the compiled build keeps, in both modes (docs: Performance).
+TARGETS = {"kuhn": 1.5, "holdem-nl": 2.0}
 #: What a run of ours imports from the libraries the design names (trio for the processes,
 #: click for the command line, rich for the results).
 LIBRARIES = "import trio, click, rich.console, rich.table"
@@ -122,23 +121,6 @@ def record_script(game_name: str, options: dict, hands: int, defer: bool, path: 
     return sent
 
 
-def cc(source: Path, out: Path) -> Path:
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        raise SystemExit("floor.py needs a C compiler (cc)")
-    exe = out / source.stem
-    subprocess.run([compiler, "-O2", "-o", str(exe), str(source)], check=True)
-    return exe
-
-
-def perf_bin() -> Path | None:
-    """The folder of ../shared/perf's programs (built by its build.sh), if it is there."""
-    if not (PERF / "build.sh").exists():
-        return None
-    out = subprocess.run([str(PERF / "build.sh")], capture_output=True, text=True, check=True)
-    return Path(out.stdout.strip())
-
-
 def timed(command: list[str], **kwargs) -> tuple[float, str]:
     start = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, **kwargs)
@@ -146,25 +128,6 @@ def timed(command: list[str], **kwargs) -> tuple[float, str]:
     if result.returncode:
         raise SystemExit(f"{command[0]} failed ({result.returncode}): {result.stderr[-600:]}")
     return seconds, result.stdout
-
-
-def acpc(binaries: Path, game_file: str, hands: int, pin: list[str], tmp: Path) -> float:
-    """Wall seconds of one ACPC match, from the dealer's start until every player is done."""
-    seed = random.randrange(1_000_000)
-    start = time.perf_counter()
-    dealer = subprocess.Popen([*pin, str(binaries / "dealer"), "m", str(PERF / "acpc" / game_file),
-                               str(hands), str(seed), "p1", "p2", "p3", "-q"], cwd=tmp,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    ports = dealer.stdout.readline().split()
-    players = [subprocess.Popen([*pin, str(binaries / "acpc_call_player"),
-                                 str(PERF / "acpc" / game_file), "127.0.0.1", port],
-                                stderr=subprocess.DEVNULL) for port in ports]
-    dealer.stdout.read()
-    codes = [dealer.wait(), *[p.wait() for p in players]]
-    seconds = time.perf_counter() - start
-    if any(codes) or len(ports) != 3:
-        raise SystemExit(f"the ACPC match failed: {codes}")
-    return seconds
 
 
 def counts(command: list[str]) -> dict:
@@ -190,28 +153,24 @@ def main() -> None:
     parser.add_argument("--kuhn-hands", type=int, default=20000)
     parser.add_argument("--holdem-hands", type=int, default=5000)
     parser.add_argument("--cpu", type=int, default=1, help="the CPU of the pinned mode")
-    parser.add_argument("--no-acpc", action="store_true", help="skip the ACPC dealer")
+    parser.add_argument("--acpc", type=Path, metavar="ACPC_SOURCE",
+                        help="a checkout of the ACPC dealer's source: its column too")
     parser.add_argument("--counts", action="store_true",
                         help="also CPU, system calls and context switches per hand (perf stat)")
     parser.add_argument("--budget", action="store_true",
-                        help="also the start-up, and the time a hand may take for the goals")
+                        help="also the start-up, and the time a hand may take for the targets")
     parser.add_argument("--modes", default="free,pinned", help="free, pinned or both")
     parser.add_argument("ours", nargs="*", help="the server command (default: pokerbots beside"
                         " this Python)")
     args = parser.parse_args()
     ours_cmd = args.ours or [str(Path(sys.executable).with_name("pokerbots"))]
-    binaries = perf_bin()
+    if args.budget and args.acpc is None:
+        parser.error("--budget needs the ACPC dealer (--acpc ACPC_SOURCE)")
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        floor = cc(HERE / "floor_dealer.c", tmp)
-        bots = {}
-        for _, (_, _, _, bot, _) in GAMES.items():
-            have = binaries / bot if binaries is not None else None
-            bots[bot] = have if have is not None and have.exists() else cc(HERE / f"{bot}.c",
-                                                                            tmp)
-        use_acpc = binaries is not None and not args.no_acpc
-        if args.budget and not use_acpc:
-            raise SystemExit("--budget needs the ACPC dealer (../shared/perf)")
+        floor = build_c("floor_dealer.c", tmp)
+        bots = {bot: build_c(f"{bot}.c", tmp) for _, _, _, bot, _ in GAMES.values()}
+        binaries = build_acpc(args.acpc, tmp) if args.acpc is not None else None
         python = Path(ours_cmd[0]).with_name("python")
         python_cmd = str(python) if python.exists() else sys.executable
         budgets = []
@@ -224,7 +183,7 @@ def main() -> None:
             pin = ["taskset", "-c", str(args.cpu)] if pinned else []
             # On several CPUs the floor spins as ours does (a wake-up across CPUs is dear).
             dealer = [str(floor)] if pinned else [str(floor), "-s"]
-            for label, (game, options, flags, bot, game_file) in GAMES.items():
+            for label, (game, options, flags, bot, acpc_file) in GAMES.items():
                 hands = args.kuhn_hands if game == "kuhn" else args.holdem_hands
                 script = tmp / f"{label}-{mode}.script"
                 record_script(game, options, hands, pinned, script)
@@ -235,8 +194,10 @@ def main() -> None:
                 times: dict[str, list[float]] = {"ours": [], "floor": [], "acpc": [],
                                                  "start": [], "libraries": []}
                 for rep in range(args.reps):
-                    if use_acpc:
-                        times["acpc"].append(acpc(binaries, game_file, hands, pin, tmp))
+                    if binaries is not None:
+                        game_path = game_file(args.acpc, acpc_file, (game, options), tmp)
+                        times["acpc"].append(acpc_match(binaries, game_path, hands, pin, tmp,
+                                                        timeout=600))
                     times["floor"].append(timed([*pin, *dealer, str(script), exe])[0])
                     logs = tmp / f"logs-{label}-{mode}-{rep}"
                     times["ours"].append(timed([*ours, "--logs", str(logs)],
@@ -275,17 +236,20 @@ def main() -> None:
 
 def print_budgets(budgets: list) -> None:
     """The --budget table: milliseconds for the start-up, microseconds of wall time a hand."""
-    print("\nwhat the goals leave for a hand (wall time; start-up ms, a hand us):")
+    print("\nwhat the targets leave for a hand (wall time; start-up ms, a hand us):")
     print(f"{'game':10} {'mode':8} {'start-up':>8} {'libraries':>9} {'ours':>7} {'floor':>7}"
-          f" {'goal':>5} {'allowed':>8} {'÷ floor':>8}")
+          f" {'target':>6} {'allowed':>8} {'÷ floor':>8}")
     for label, mode, hands, took in budgets:
         ours = (took["ours"] - took["start"]) / (hands - 1) * 1e6
         floor = took["floor"] / hands * 1e6
-        goal = GOALS[label]
+        goal = TARGETS[label]
         allowed = (took["acpc"] / goal - took["libraries"]) / hands * 1e6
         print(f"{label:10} {mode:8} {took['start'] * 1e3:8.0f} {took['libraries'] * 1e3:9.0f}"
-              f" {ours:7.1f} {floor:7.1f} {goal:5.1f} {allowed:8.1f} {allowed / floor:8.2f}")
+              f" {ours:7.1f} {floor:7.1f} {goal:6.1f} {allowed:8.1f} {allowed / floor:8.2f}")
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except Failed as failure:
+        sys.exit(f"floor.py: {failure}")

@@ -12,12 +12,12 @@ both adjustments (all-in and luck) and with neither (a job's ``adjust`` false, w
 in a pool of J worker processes taking the matches in plan order, as the tournament's own pool
 does (so a worker plays several seatings of a deal set and shares their equity work). It prints
 the best wall time and CPU time (the workers' and their bots') of each and their ratios
-(issue 22's goal: at most 1.5).
+(the target: at most 1.5).
 
 ``reduction`` plays real ``pokerbots tournament`` runs, 3 players, in each game with and
 without ``--duplicate``, and prints for every bot its raw standard error, the all-in adjusted
 one (no-limit) and the luck-adjusted one (from the store, by the standings' own ``units`` and
-``estimate``: the same honest units), and ``luck / raw``. Issue 22's goal: at most 0.71 on
+``estimate``: the same honest units), and ``luck / raw``. The target: at most 0.71 on
 duplicate no-limit over duplicate alone. Without ``--duplicate`` it plays six times the deal
 sets (the same number of hands); ``--keep`` keeps the tournament folders there.
 """

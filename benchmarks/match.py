@@ -2,7 +2,7 @@
 """Full matches with real bot processes: hands per second, the server's CPU per hand by part,
 its memory, and the ratio to the ACPC reference dealer.
 
-    python benchmarks/match.py [--hands N] [--no-acpc] [--reps R]
+    python benchmarks/match.py [--hands N] [--reps R] [--acpc ACPC_SOURCE]
 
 1. Matches as `pokerbots run` plays them (pinned to one CPU, logs written): 3-player Kuhn and
    no-limit Hold'em (stacks 20000, blinds 50/100, as the ACPC comparison plays it) with minimal
@@ -12,8 +12,8 @@ its memory, and the ratio to the ACPC reference dealer.
    (in-process; the scripted replies' own small cost included), writing hands.jsonl, and the
    rest (pipes, scheduling, the driver and the table).
 3. The server's peak memory after N and 4N hands (it must not grow with the hands).
-4. When ../shared/perf/vs_acpc.sh exists beside the project: its side-by-side ratio to the ACPC
-   dealer, as each comes and both pinned to CPU 1.
+4. With --acpc (a checkout of the ACPC dealer's source): ``vs_acpc.py``'s side-by-side ratio to
+   the ACPC dealer, as each comes and both pinned to CPU 1.
 
 Figures are medians of --reps runs; CPU times are user + system of this process.
 """
@@ -40,7 +40,6 @@ from pokerbots.server.seats.arguments import parse_bot
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-PERF = ROOT.parent / "shared" / "perf" / "vs_acpc.sh"
 
 #: (label, game, options, players, C bot source)
 MATCHES = [
@@ -142,7 +141,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=10000, help="Kuhn hands a match (C bots)")
     parser.add_argument("--reps", type=int, default=3, help="runs per figure (median)")
-    parser.add_argument("--no-acpc", action="store_true", help="skip the ACPC comparison")
+    parser.add_argument("--acpc", type=Path, metavar="ACPC_SOURCE",
+                        help="a checkout of the ACPC dealer's source: compare with it too")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -180,16 +180,17 @@ def main() -> None:
             small, large = (peak_memory(bot, h, logs) for h in (args.hands, 4 * args.hands))
             print(f"\n3. Server peak memory, Kuhn: {small:.1f} MiB after {args.hands:,} hands,"
                   f" {large:.1f} MiB after {4 * args.hands:,}")
-    if args.no_acpc or not PERF.exists():
-        print(f"\n4. ACPC comparison skipped ({'--no-acpc' if args.no_acpc else f'no {PERF}'})")
+    if args.acpc is None:
+        print("\n4. ACPC comparison skipped (give --acpc ACPC_SOURCE)")
         return
     pokerbots = str(Path(sys.executable).with_name("pokerbots"))
     for mode in ([], ["--cpu", "1"]):
-        print(f"\n4. {PERF.name} {' '.join(mode) or '(as each comes)'}")
-        result = subprocess.run([str(PERF), "--reps", str(args.reps), *mode, "--", pokerbots],
+        print(f"\n4. vs_acpc.py {' '.join(mode) or '(as each comes)'}")
+        result = subprocess.run([sys.executable, str(HERE / "vs_acpc.py"), str(args.acpc),
+                                 "--reps", str(args.reps), *mode, "--", pokerbots],
                                 capture_output=True, text=True)
         for line in result.stdout.splitlines():
-            if "ratio" in line:
+            if "ours ÷ ACPC" in line:
                 print("  ", line)
         if result.returncode:
             print("   (a measurement failed)", result.stderr[-400:])

@@ -7,12 +7,13 @@
 Plays the same duplicate tournament (M bundled Python bots: check/call and seeded random bots,
 every table of K, R deal sets, N hands a match) through the real ``pokerbots tournament``
 command, once per setting, and prints the wall time, matches and hands per second, and the
-speed-up over --jobs 1. Issue 13's target: on 2 CPUs, --jobs 2 at least 1.7 times faster.
+speed-up over --jobs 1 (the target: on 2 CPUs, --jobs 2 at least 1.7 times as fast).
 With --dask it also starts a Dask scheduler and two single-thread workers on 127.0.0.1 and
 plays the tournament there (the measured cluster speed-up of docs/tournaments.md).
 The standings of every run must be identical: the script checks it. With --c-bots the field is
-M always-call C bots (``kuhn_call_bot.c`` or ``holdem_call_bot.c``, built with cc), issue 25's
-workload: ``--c-bots --bots 4 --hands 2000`` (24 matches of about 0.6 s).
+M always-call C bots (``kuhn_call_bot.c`` or ``holdem_call_bot.c``, built with cc); the
+workload of the performance page is ``--c-bots --bots 4 --hands 2000`` (24 matches of about
+0.6 s).
 
 Besides the wall time it prints the CPU time per match of everything the tournament ran (the
 director, its workers, the bots: user + system of the command's process tree), a figure load

@@ -2,8 +2,9 @@
 """Two-player Kuhn poker equilibrium (H. W. Kuhn, 1950), with the free parameter --alpha.
 
 P1 (first to act, left of the button) and P2 play the table below; each number is the
-probability of betting (opening decisions) or of calling (facing a bet). See
-/work/shared/reference/kuhn-equilibria.md. The game is worth -1/18 per hand to P1.
+probability of betting (opening decisions) or of calling (facing a bet), as in Kuhn's "A
+simplified two-person poker" (Contributions to the Theory of Games I, 1950). The game is worth
+-1/18 per hand to P1.
 """
 
 import argparse

@@ -3,8 +3,8 @@
 
 Positions count in order of play: P1 is left of the button. The parameters b11, b21, b23, b32,
 c11, c33, c34 choose a member of the family; they are checked against the family's constraints
-(see /work/shared/reference/kuhn-equilibria.md). The default member is b11 = b21 = b23 = c11 =
-c34 = 0, b32 = 1/4, c33 = 1/4.
+(see "A Parameterized Family of Equilibrium Profiles for Three-Player Kuhn Poker", AAMAS
+2013). The default member is b11 = b21 = b23 = c11 = c34 = 0, b32 = 1/4, c33 = 1/4.
 """
 
 import argparse

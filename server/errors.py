@@ -3,8 +3,8 @@ server itself failing (:class:`ServerFault`); and the one table of exit codes (:
 that every command and every worker process of the service exits with.
 
 A :class:`BotFault` is made once, where every fact about it is known (the referee makes every
-fault, also those the process layer finds: see :meth:`Referee.fault`), and is never changed
-afterwards. The command line turns it into one paragraph and exit code 1.
+fault, also those the process layer finds: see :meth:`.referee.referee.Referee.fault`), and
+is never changed afterwards. The command line turns it into one paragraph and exit code 1.
 """
 
 from __future__ import annotations

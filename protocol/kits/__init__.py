@@ -11,6 +11,8 @@ The kits are data, not modules of this package: nothing here imports them, and t
 nothing of pokerbots (a bot runs anywhere, sandboxed or not, with or without pokerbots). What
 a client must know of each game is written into it from the protocol's table of games
 (:mod:`pokerbots.protocol.games`) as the kit is copied, so a kit names no game itself.
+
+Internal: ``pokerbots new`` is how a kit is used.
 """
 
 from __future__ import annotations

@@ -6,30 +6,29 @@ from pathlib import Path
 
 import click
 
+from pokerbots.server.cli.options import duration
 from pokerbots.server.logs.folder import LogFolderError
-from pokerbots.server.logs.prune import parse_age, prune
+from pokerbots.server.logs.prune import prune
 
 
 def mib(size: int) -> str:
     return f"{size / (1 << 20):.1f} MiB"
 
 
-def prune_command(logdir: Path, keep: int | None, older_than: str | None, dry_run: bool) -> None:
+def prune_command(logdir: Path, keep: int | None, older_than: float | None,
+                  dry_run: bool) -> None:
     """Delete old match folders under LOGDIR (default: logs).
 
-    --keep N keeps the N newest matches; --older-than AGE (7d, 12h, 30m) deletes the matches
-    older than that; with both, a match goes only when it is older and not among the N newest.
+    --keep N keeps the N newest matches; --older-than AGE (a number and a unit: 30m, 12h, 7d,
+    2w) deletes the matches older than that; with both, a match goes only when it is older
+    and not among the N newest.
     Only folders that hold a match (summary.json or hands.jsonl) are deleted.
     """
     if keep is None and older_than is None:
         raise click.UsageError("say what to delete: --keep N (the N newest stay) or"
                                " --older-than AGE (e.g. 7d)")
     try:
-        age = parse_age(older_than) if older_than else None
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--older-than") from None
-    try:
-        deleted, kept = prune(logdir, keep, age, dry_run=dry_run)
+        deleted, kept = prune(logdir, keep, older_than, dry_run=dry_run)
     except LogFolderError as exc:
         raise click.UsageError(str(exc)) from None
     if dry_run:
@@ -50,8 +49,9 @@ def command() -> click.Group:
                        default=Path("logs")),
         click.option("--keep", type=click.IntRange(min=0), default=None, metavar="N",
                      help="Keep the N newest matches."),
-        click.option("--older-than", default=None, metavar="AGE",
-                     help="Delete matches older than AGE: 30m, 12h, 7d, 2w."),
+        click.option("--older-than", default=None, metavar="AGE", callback=duration,
+                     help="Delete matches older than AGE: a number and a unit (s, m, h, d,"
+                          " w): 30m, 12h, 7d, 2w, 1d12h."),
         click.option("--dry-run", "-n", is_flag=True, help="List what would be deleted."),
     ]
     func = prune_command

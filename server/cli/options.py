@@ -1,5 +1,6 @@
 """The command-line options shared by every command that plays: the game and its options, read
-from the game registry, and the limits every bot runs under.
+from the game registry, and the limits every bot runs under; and the one grammar of a time
+typed on the command line (:func:`parse_duration`).
 
 ``@game_options()`` adds ``--game`` and one option per flag that any registered game declares
 (``--stack``, ``--blinds``...), with the help text the game gives; the command then receives
@@ -10,6 +11,7 @@ arguments with :func:`parse_game_options`, which refuses a flag the chosen game 
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 import click
@@ -77,14 +79,37 @@ def parse_game_options(game: str, texts: dict[str, str], *, lenient: bool = Fals
         raise usage_error(str(exc), exc.option) from None
 
 
+#: The limits ``smoke`` and ``certify`` offer too, in the order of every command's ``--help``
+#: (the reply's first: the one a bot author changes most).
+TIMEOUTS = ("reply_timeout", "startup_timeout")
+
+
+def limit_option(name: str):
+    """The click option of the bot limit ``name``, read from its one declaration
+    (:data:`~pokerbots.server.play.options.LIMITS`: flag, help text, unit, default)."""
+    from pokerbots.server.play.options import LIMITS
+
+    option = next(o for o in LIMITS if o.name == name)
+    how = option.offered
+    if isinstance(option.default, bool):
+        return click.option(how.flag, is_flag=True, default=option.default, help=how.help)
+    if isinstance(option.default, float):
+        kind = click.FloatRange(min=0, min_open=how.above_zero)
+    else:
+        kind = click.IntRange(min=1 if how.above_zero else 0)
+    return click.option(how.flag, type=kind, default=option.default, show_default=True,
+                        metavar=how.metavar, help=how.help)
+
+
+def _limit_options(func, names):
+    for name in reversed(names):
+        func = limit_option(name)(func)
+    return func
+
+
 def timeout_options(func):
     """``--reply-timeout`` and ``--startup-timeout``, the same in every command that plays."""
-    func = click.option("--startup-timeout", type=click.FloatRange(min=0, min_open=True),
-                        default=10.0, show_default=True,
-                        help="Seconds a bot has to start and answer init_round.")(func)
-    return click.option("--reply-timeout", type=click.FloatRange(min=0, min_open=True),
-                        default=5.0, show_default=True,
-                        help="Seconds a bot has for each reply.")(func)
+    return _limit_options(func, TIMEOUTS)
 
 
 def report_options(func):
@@ -99,39 +124,53 @@ def report_options(func):
 
 
 def bot_limit_options(func):
-    """Time bank, resource limits and the sandbox (see limits.py and sandbox.py); the command
-    turns them, with the time-outs, into Limits with
-    :func:`~pokerbots.server.play.options.limits_from_options`."""
-    seconds = click.FloatRange(min=0)
-    whole = click.IntRange(min=0)
-    options = [
-        click.option("--time-bank", type=seconds, default=30.0, show_default=True,
-                     help="Seconds each bot may spend on all its replies in a round, besides"
-                          " --time-per-hand; 0: no bank."),
-        click.option("--time-per-hand", type=seconds, default=0.05, show_default=True,
-                     help="Seconds added to each bot's time bank at every hand."),
-        click.option("--max-memory", type=whole, default=2048, show_default=True,
-                     metavar="MIB", help="Memory per bot, in MiB (a memory cgroup as root, else"
-                          " RLIMIT_AS); 0: no limit."),
-        click.option("--max-cpu", type=whole, default=3600, show_default=True,
-                     metavar="SECONDS", help="CPU time per bot for the round; 0: no limit."),
-        click.option("--max-files", type=whole, default=256, show_default=True,
-                     help="Open files per bot; 0: no limit."),
-        click.option("--max-file-size", type=whole, default=100, show_default=True,
-                     metavar="MIB", help="Largest file a bot may write, in MiB; 0: no limit."),
-        click.option("--max-procs", type=whole, default=64, show_default=True,
-                     help="Processes and threads per bot, counted for that bot alone;"
-                          " 0: no limit."),
-        click.option("--max-scratch", type=whole, default=256, show_default=True,
-                     metavar="MIB", help="Size of each bot's scratch folder under --sandbox"
-                          " (a tmpfs: memory), in MiB; 0: the kernel's default."),
-        click.option("--stderr-cap", type=whole, default=1024, show_default=True,
-                     metavar="KIB", help="KiB of each bot's stderr kept in its log file."),
-        click.option("--sandbox", is_flag=True,
-                     help="Run every bot under bubblewrap: no network, read-only system,"
-                          " a copy of its own folder, its own scratch folder and process"
-                          " namespace."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    """Time bank, resource limits and the sandbox (see limits.py and sandbox.py): every other
+    bot limit, in the order declared; the command turns them, with the time-outs, into Limits
+    with :func:`~pokerbots.server.play.options.limits_from_options`."""
+    from pokerbots.server.play.options import LIMIT_OPTIONS
+
+    return _limit_options(func, [name for name in LIMIT_OPTIONS if name not in TIMEOUTS])
+
+
+#: The units of a time (:func:`parse_duration`), in seconds.
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+#: What :func:`parse_duration` accepts, as the help texts say it.
+DURATION_FORMS = "a number and a unit (s, m, h, d or w), e.g. 90s, 15m, 12h, 7d or 1h30m"
+_DURATION_PART = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*")
+
+
+def parse_duration(text: str) -> float:
+    """A time as every option that takes one is typed, in seconds: a number and a unit
+    (``s``, ``m``, ``h``, ``d`` or ``w``), or several run together (``1h30m``, also
+    ``1h 30m``), each number whole or decimal (``0.5h``). A number without a unit is refused,
+    so that ``7`` is never read as 7 seconds where 7 days were meant. ValueError says what to
+    type instead."""
+    parts = []
+    at = 0
+    while at < len(text):
+        found = _DURATION_PART.match(text, at)
+        if found is None or found.end() == at:
+            break
+        parts.append(found)
+        at = found.end()
+    if not parts or at != len(text):
+        raise ValueError(f"{text!r}: give {DURATION_FORMS}")
+    return sum(float(p.group(1)) * DURATION_UNITS[p.group(2)] for p in parts)
+
+
+def duration(ctx, param, text: str | None) -> float | None:
+    """A click callback: the option's time (:func:`parse_duration`) in seconds, or None."""
+    if text is None:
+        return None
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def positive_duration(ctx, param, text: str) -> float:
+    """A click callback: as :func:`duration`, and above 0."""
+    seconds = duration(ctx, param, text)
+    if not seconds:
+        raise click.BadParameter(f"{text!r}: give a time above 0")
+    return seconds

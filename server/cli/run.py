@@ -23,22 +23,17 @@ from pokerbots.server.cli.options import (
     timeout_options,
 )
 from pokerbots.server.errors import Exit, reproduce_note, stderr_section
+from pokerbots.server.games.base import number_pair
 from pokerbots.server.logs.writer import TRANSCRIPTS
 
 
 def parse_fraction(text: str) -> tuple[int, int]:
-    """``a/b`` (or ``a,b``) with 0 <= a <= b, b > 0."""
-    for sep in "/,":
-        if sep in text:
-            a, _, b = text.partition(sep)
-            break
-    else:
-        raise click.BadParameter(f"{text!r} is not a fraction: write it as a/b, e.g. 1/1000")
+    """``a/b`` (or ``a,b``: :func:`~pokerbots.server.games.base.number_pair`) with
+    0 <= a <= b, b > 0."""
     try:
-        num, den = int(a), int(b)
-    except ValueError:
-        raise click.BadParameter(
-            f"{text!r}: both parts must be whole numbers, e.g. 1/1000") from None
+        num, den = number_pair(text, "it", "a/b", "1/1000")
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
     if den <= 0 or not 0 <= num <= den:
         raise click.BadParameter(f"{text!r} is not a probability: need 0 <= a <= b and b > 0")
     return num, den
@@ -156,9 +151,8 @@ def play_and_report(config, *, as_json: bool = False) -> int:
     from pokerbots.server.logs.folder import MatchFolder
     from pokerbots.server.play.match import prepare, run_prepared
     from pokerbots.server.play.options import MatchSetupError
-    from pokerbots.server.seats.arguments import is_human
 
-    human = any(map(is_human, config.bots))  # a person plays on this terminal: no progress line
+    human = any(b.person for b in config.bots)  # a person on this terminal: no progress line
     progress = _Progress(config) if (sys.stdout.isatty() and not as_json and not human) else None
     try:
         match = prepare(config, on_hand=progress.update if progress else None)

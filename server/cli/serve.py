@@ -17,22 +17,15 @@ import click
 
 from pokerbots.server.cli import tournament as tournament_command
 from pokerbots.server.cli.errors import refused
+from pokerbots.server.cli.options import positive_duration
 from pokerbots.server.errors import Exit
 
 #: The tournament options the service sets itself, or takes in its own way.
 _OWN = ("bots", "seed", "out", "scheduler", "players")
-_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600}
 
-
-def parse_every(ctx, param, text: str) -> float:
-    """``1h``, ``15m``, ``90s``, ``90`` or ``1h30m``, in seconds."""
-    parts = re.findall(r"(\d+(?:\.\d*)?)([smh]?)", text.strip())
-    if not parts or "".join(a + b for a, b in parts) != text.strip():
-        raise click.BadParameter(f"{text!r}: give a time such as 1h, 15m, 90s or 1h30m")
-    seconds = sum(float(number) * _UNITS[unit] for number, unit in parts)
-    if seconds <= 0:
-        raise click.BadParameter(f"{text!r}: give a time above 0")
-    return seconds
+#: ``--every`` and the other times of the service: the one grammar of a time
+#: (:func:`~pokerbots.server.cli.options.parse_duration`), above 0, in seconds.
+parse_every = positive_duration
 
 
 def parse_size(ctx, param, text: str) -> int:
@@ -90,8 +83,8 @@ def command() -> click.Command:
                           " a restart with the same --data carries on."),
         click.option("--every", default="1h", show_default=True, callback=parse_every,
                      metavar="TIME",
-                     help="Time from the start of a tournament to the start of the next"
-                          " (s, m, h: 90s, 15m, 1h, 1h30m)."),
+                     help="Time from the start of a tournament to the start of the next:"
+                          " a number and a unit (s, m, h, d, w): 90s, 15m, 1h, 1h30m."),
         click.option("--host", default="127.0.0.1", show_default=True,
                      help="Address the web site listens on."),
         click.option("--port", type=click.IntRange(0, 65535), default=8000,
@@ -111,7 +104,7 @@ def command() -> click.Command:
         click.option("--upload-interval", default="60s", show_default=True,
                      callback=parse_every, metavar="TIME",
                      help="Shortest time between two uploads of a team, accepted or refused"
-                          " (s, m, h)."),
+                          " (a number and a unit: s, m, h, d, w)."),
         click.option("--scheduler", metavar="ADDRESS", default=None,
                      help="Play the tournaments' matches on the Dask cluster of this scheduler"
                           " (tcp://host:port); its workers must see --data at the same path."),

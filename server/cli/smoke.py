@@ -1,9 +1,10 @@
 """``pokerbots smoke BOT``: short matches against random bots, made for CI.
 
 The command line of :mod:`pokerbots.server.play.smoke`: it checks the options, plays the
-planned matches one line each (a game whose first matches all fail the same way at the start
-is given up), prints each kind of failure's paragraph once, the summary and the game to try,
-and writes the JUnit report if asked.
+planned matches with the library's loop (:class:`~pokerbots.server.play.smoke.SmokeRun`: a
+game whose first matches all fail the same way at the start is given up), prints one line
+each, each kind of failure's paragraph once, the summary and the game to try, and writes the
+JUnit report if asked.
 
 Exit code: 0 every match passed, 1 BOT broke a rule in at least one, 2 bad command line,
 3 the smoke run itself went wrong (an opponent failed, which is a bug in pokerbots).
@@ -14,7 +15,6 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import click
@@ -31,13 +31,14 @@ from pokerbots.server.errors import Exit, ServerFault, reproduce_note
 from pokerbots.server.play.options import MatchSetupError, limits_from_options
 from pokerbots.server.play.smoke import (
     EARLY_REPEATS,
+    HANDS,
+    ROUNDS,
+    SEED,
     Result,
+    SmokeRun,
     format_line,
     plan,
-    run_case,
-    same_early_failures,
     suggest_games,
-    tally,
     write_junit,
 )
 from pokerbots.server.seats.arguments import parse_bot
@@ -62,11 +63,12 @@ def smoke_options(func):
         click.argument("bot"),
         click.option("--players", "-p", metavar="N,N,...", default=None,
                      help="Table sizes to play [default: 2,3,6, capped to what the game allows]."),
-        click.option("--rounds", "-r", type=click.IntRange(min=1), default=2, show_default=True,
+        click.option("--rounds", "-r", type=click.IntRange(min=1), default=ROUNDS,
+                     show_default=True,
                      help="Rounds (different seeds) for each table size and seat."),
-        click.option("--hands", "-n", type=click.IntRange(min=1), default=30, show_default=True,
-                     help="Hands in each round."),
-        click.option("--seed", type=int, default=1, show_default=True,
+        click.option("--hands", "-n", type=click.IntRange(min=1), default=HANDS,
+                     show_default=True, help="Hands in each round."),
+        click.option("--seed", type=int, default=SEED, show_default=True,
                      help="Seed of the first round; the others count up from it."),
         report_options,
         timeout_options,
@@ -135,6 +137,9 @@ def smoke(bot, game, game_texts, players, rounds, hands, seed, logs, junit_xml, 
 
 def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exitfirst,
             game_texts=None) -> int:
+    """Play ``cases`` (the library's :class:`~pokerbots.server.play.smoke.SmokeRun`) and
+    print each match's line, each kind of failure once, the summary and the games to try;
+    the exit code."""
     temporary = logs is None
     if temporary:
         logs = Path(tempfile.mkdtemp(prefix="pokerbots-smoke-"))
@@ -144,74 +149,56 @@ def run_all(cases, spec, *, hands, logs, limits, texts, opponent, junit_xml, exi
     note = sandbox.note_once(limits.sandbox, limits.resources.processes)
     if note:
         click.echo(note, err=True)
-    results: list[Result] = []
-    first: dict[tuple, Result] = {}  # each kind of failure, where it was first seen
-    started = time.perf_counter()
     status = None
-    given_up: dict[str, int] = {}  # games whose other matches are not played, and how many
     if tty:
         from rich.console import Console
 
         status = Console(stderr=True).status("")
         status.start()
+    run = SmokeRun(cases, spec, hands=hands, logs=logs, limits=limits, game_texts=texts,
+                   opponent=opponent, exitfirst=exitfirst,
+                   on_case=(lambda case: status.update(f"playing {case.name}"))
+                   if status is not None else None)
     try:
-        for case in cases:
-            if case.game in given_up:
-                given_up[case.game] += 1
-                continue
-            if status is not None:
-                status.update(f"playing {case.name}")
-            try:
-                result = run_case(case, spec, hands=hands, logs=logs, limits=limits,
-                                  game_texts=texts[case.game], opponent=opponent)
-            except MatchSetupError as exc:
-                raise click.UsageError(str(exc)) from None
-            except ServerFault as exc:
-                click.echo(exc.paragraph(), err=True)
-                return Exit.SERVER
-            results.append(result)
+        for step in run:
+            result = step.result
             if status is not None:
                 status.stop()
             click.echo(format_line(result))
             if not result.passed:
-                seen = first.get(result.failure)
-                if seen is None:
-                    first[result.failure] = result
+                if step.same_as is None:
                     click.echo("\n" + _indent(result.report) + "\n")
                     click.echo(_indent(f"Reproduce: {result.command}\n{reproduce_note()}")
                                + "\n")
                 else:
-                    click.echo(f"      (the same failure as {seen.case.name}, above)")
-            if not result.passed and same_early_failures(results, case.game):
-                given_up[case.game] = 0
-                click.echo(f"      (the first {EARLY_REPEATS} {case.game} matches failed the same"
-                           f" way before their first hand was over: the others are not played)")
+                    click.echo(f"      (the same failure as {step.same_as.case.name}, above)")
+            if step.gave_up:
+                click.echo(f"      (the first {EARLY_REPEATS} {result.case.game} matches failed"
+                           " the same way before their first hand was over: the others are"
+                           " not played)")
             if status is not None:
                 status.start()
-            if exitfirst and not result.passed:
-                break
+    except MatchSetupError as exc:
+        raise click.UsageError(str(exc)) from None
+    except ServerFault as exc:
+        click.echo(exc.paragraph(), err=True)
+        return Exit.SERVER
     except KeyboardInterrupt:
         click.echo(f"Interrupted. Logs: {logs}", err=True)
         return Exit.INTERRUPTED
     finally:
         if status is not None:
             status.stop()
-    seconds = time.perf_counter() - started
-    failed, errors, summary = tally(results, ("match", "matches"), seconds)
-    skipped = sum(given_up.values())
-    if skipped:
-        summary += (f", {skipped} not played (the same failure at the start of "
-                    + " and ".join(given_up) + ")")
-    if len(results) + skipped < len(cases):
-        summary += f", {len(cases) - len(results) - skipped} not played (--exitfirst)"
+    results = run.results
+    failed, errors, summary = run.summary()
     click.echo(summary)
-    if len(first) > 0 and len(failed) + len(errors) > 1:
-        click.echo(failure_kinds(results, first))
+    if len(run.first) > 0 and len(failed) + len(errors) > 1:
+        click.echo(failure_kinds(results, run.first))
     for line in suggest_games(results, spec, hands=hands, logs=logs, limits=limits,
                               game_texts=game_texts or {}, opponent=opponent):
         click.echo(line)
     if junit_xml is not None:
-        write_junit(results, junit_xml, spec.label, seconds)
+        write_junit(results, junit_xml, spec.label, run.seconds)
         click.echo(f"JUnit report: {junit_xml}")
     if temporary and not failed and not errors:
         shutil.rmtree(logs, ignore_errors=True)

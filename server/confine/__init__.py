@@ -10,4 +10,6 @@
 
 May import: :mod:`pokerbots.protocol`, :mod:`pokerbots.server.errors`, and the layers below
 (:mod:`~pokerbots.server.games`, :mod:`~pokerbots.server.referee`); nothing here starts a match.
+
+Internal (a program uses :mod:`pokerbots.api`).
 """

@@ -5,6 +5,8 @@ A game is one file here that lists its :class:`~.base.GameType` records in a mod
 and the human seat to offer it. Records are read by name (:func:`get`) or all at once
 (:func:`all_types`): the default game first, then module by module in the order each module
 declares its games.
+
+Internal (a program uses :mod:`pokerbots.api`).
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@
 A game module (``kuhn.py``, ``holdem.py``, ``leduc.py``) declares one or more
 :class:`GameType` values in a module-level ``GAMES`` tuple: the names, the players it allows,
 its options (with their command-line flags, help text and validation), the lines it adds to
-the protocol's messages (its :class:`~pokerbots.protocol.wire.Shape`) and a ``make`` function.
+the protocol's messages (its :class:`~pokerbots.protocol.wire.Shape`), a ``make`` function and
+its own certify cases (:class:`CertifyCase`: the rare situations of the game, their cards and
+the opponents' scripts).
 ``make`` turns chosen options into a :class:`Game`: a deck, a hand-ranking function and a
 :class:`Structure` (streets, bet sizes, raise cap, blinds and antes, stacks), which the one
-betting engine (:mod:`.betting`) plays. Every tool reads these records; nothing outside
+betting engine (:mod:`.engine.betting`) plays. Every tool reads these records; nothing outside
 ``server/games/`` names a game.
 
 Seats are absolute (0 .. players-1); turning them into each bot's view ("you are player 0") is
@@ -60,11 +62,16 @@ def whole_number(name: str, minimum: int = 1) -> Callable[[str], int]:
     return parse
 
 
-def number_pair(text: str, what: str) -> tuple[int, int]:
-    """``'5/10'`` (or ``'5,10'``) -> ``(5, 10)``."""
+def number_pair(text: str, what: str = "it", form: str = "a/b",
+                example: str = "5/10") -> tuple[int, int]:
+    """Two whole numbers written ``a/b`` or ``a,b`` (``'5/10'`` -> ``(5, 10)``; spaces around
+    each number are allowed): the one reader of a pair typed on the command line (the blinds,
+    the bet sizes, the end probability). ValueError says what to type instead: ``what`` names
+    the value, ``form`` and ``example`` show how to write it."""
     parts = text.replace(",", "/").split("/")
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise ValueError(f"{text!r}: write the {what} as two whole numbers, e.g. 5/10")
+        raise ValueError(f"{text!r}: write {what} as {form}, e.g. {example} (two whole"
+                         " numbers)")
     return int(parts[0]), int(parts[1])
 
 
@@ -145,6 +152,54 @@ class Deal:
     board: tuple[str, ...] = ()
 
 
+# -- the game's certify cases -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shuffled:
+    """``hands`` deals shuffled from ``seed`` out of the table's own deck: the cards of a
+    certify case where they do not matter (``pokerbots certify`` deals them)."""
+
+    hands: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class CertifyCase:
+    """A rare situation of a game that ``pokerbots certify`` steers a bot into: known cards and
+    scripted opponents (:mod:`pokerbots.server.play.certify` plays it), declared by the game
+    itself (:attr:`GameType.certify`) beside the cases every game gets (heads-up, each
+    larger table).
+
+    BOT sits in ``seat`` of a ``players``-seat table. ``deals`` are the lines of its cards
+    file (absolute seats), a :class:`Shuffled` standing for that many shuffled lines; the
+    first hand's button is seat 0. Every other seat plays ``script`` (the scripted opponent's
+    letters: :mod:`pokerbots.server.play.scripted_bot`), or its own from ``scripts`` (seat ->
+    script); seats in ``rebuy`` answer REBUY when below their starting stack. ``options`` are
+    the game's flags as typed. ``reach``: a pattern of BOT's transcript once the situation has
+    arisen, for a situation BOT's own bet can go around (None: it always arises). ``pinned``:
+    play on one CPU, so that messages wait for BOT's next turn.
+    """
+
+    name: str
+    players: int
+    seat: int
+    deals: tuple[str | Shuffled, ...]
+    script: str
+    scripts: dict[int, str] = field(default_factory=dict, hash=False)
+    options: dict[str, str] = field(default_factory=dict, hash=False)
+    rebuy: tuple[int, ...] = ()
+    reach: str | None = None
+    pinned: bool = False
+
+
+#: The end of a round while BOT waits for its turn, in a game where everyone acts in every
+#: hand (no stacks, so nobody is all-in): BOT acts first in the last hand, and the rest of it,
+#: its end and the end of the round come while BOT waits.
+END_OF_ROUND_WHILE_WAITING = CertifyCase(
+    "end of round while waiting", 3, 2, (Shuffled(2, 30),), "r c", pinned=True)
+
+
 # -- the registry record ---------------------------------------------------------------------
 
 
@@ -156,6 +211,9 @@ class GameType:
     wrong. ``options`` are what the command line offers for it. ``phh_variant`` is its code in
     the PHH hand-history format (None: PHH has none). ``allin_equity`` marks the games whose
     tournaments score all-in hands by their expected value (the ACPC's no-limit practice).
+    ``certify`` returns the game's own certify cases (:class:`CertifyCase`: its rare
+    situations, their cards and scripts), made when certify asks (None: it has none beyond the
+    cases every game gets).
     """
 
     name: str
@@ -167,6 +225,7 @@ class GameType:
     phh_variant: str | None = None
     allin_equity: bool = False
     read_round: Callable[[int, list[int], int, dict[str, str]], dict] | None = None
+    certify: Callable[[], tuple[CertifyCase, ...]] | None = None
 
     #: What the game adds to the protocol's messages: the protocol's own table says it
     #: (:mod:`pokerbots.protocol.games`), for the client library reads it too. Looked up once
@@ -199,13 +258,19 @@ class Game:
     It deals the hands (played by :mod:`~.engine.betting`), says what the
     game adds to each message, and holds what carries from hand to hand: with ``carry`` the
     stacks, which a seat may top up with ``REBUY`` after a hand.
+
+    ``rank(hole, board)`` ranks a hand (higher wins). A game may also offer ``ranking``: a
+    function returning ``(evaluate, cards)``, the same ranking on its own card values
+    (``evaluate(cards of hole + board)``, ``cards`` mapping each card's text to its value), for
+    what ranks many boards of one hand (the all-in equity: :mod:`pokerbots.server.scoring`);
+    None: ``rank`` is the only way.
     """
 
     def __init__(self, type: GameType, players: int, structure: Structure, *,
                  deck: Sequence[str], hole_cards: int, rank: Callable,
                  parse_deal: Callable[[Game, str], Deal], carry: bool = False,
                  round_fields: Callable[[Game, int], list[tuple[str, str]]] | None = None,
-                 ) -> None:
+                 ranking: Callable[[], tuple[Callable, dict]] | None = None) -> None:
         type.check_players(players)
         if structure.stacks is not None and len(structure.stacks) != players:
             raise ValueError(f"give one stack per seat: {players} stacks, not"
@@ -220,6 +285,7 @@ class Game:
         self.hole_cards = hole_cards
         self.board_cards = sum(s.board for s in structure.streets)
         self.rank = rank
+        self.ranking = ranking
         self._parse_deal = parse_deal
         self._round_fields = round_fields
         self.carry = carry
@@ -237,9 +303,9 @@ class Game:
         return Deal(*deal(rng, self.deck, self.players, self.hole_cards, self.board_cards))
 
     def ranked_by(self, rank: Callable) -> Game:
-        """This table with hands ranked by ``rank(hole, board)`` and nothing carried from hand
-        to hand: the table a hand's actions are played again on with made-up strengths (the
-        all-in and luck adjustments)."""
+        """This table with hands ranked by ``rank(hole, board)`` (and by nothing else: no
+        ``ranking``) and nothing carried from hand to hand: the table a hand's actions are
+        played again on with made-up strengths (the all-in and luck adjustments)."""
         return Game(self.type, self.players, self.structure, deck=self.deck,
                     hole_cards=self.hole_cards, rank=rank, parse_deal=self._parse_deal,
                     round_fields=self._round_fields)
@@ -305,6 +371,7 @@ class Game:
 
 
 __all__ = [
-    "Deal", "Game", "GameType", "IllegalMove", "Option", "Street", "Structure", "blind_seats",
-    "join", "number_pair", "rotate", "whole_number",
+    "END_OF_ROUND_WHILE_WAITING", "CertifyCase", "Deal", "Game", "GameType", "IllegalMove",
+    "Option", "Shuffled", "Street", "Structure", "blind_seats", "join", "number_pair", "rotate",
+    "whole_number",
 ]

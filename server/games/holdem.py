@@ -8,8 +8,8 @@ stack); with ``carry`` stacks carry from hand to hand and a seat may ``REBUY`` u
 starting stack (a seat with no chips must). The starting stack is one number or one per seat
 (``--stack 100,250,80``), and a dead ante (``--ante``, or ``--big-blind-ante`` posted by the big
 blind for the table) may come before the blinds, so that real hands replay as they were dealt.
-The betting rules themselves are the engine's (:mod:`.betting`); the protocol document has them
-in prose for bot authors.
+The betting rules themselves are the engine's (:mod:`.engine.betting`); the protocol document
+has them in prose for bot authors.
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ from collections.abc import Callable
 
 from pokerbots.protocol.wire import MAX_DIGITS, join, parse_list, rotate
 from pokerbots.server.games.base import (
+    CertifyCase,
     Deal,
     Game,
     GameType,
     Option,
+    Shuffled,
     Street,
     Structure,
     blind_seats,
@@ -214,7 +216,8 @@ def _make(type: GameType, players: int, *, stack: object = 2000, small_blind: ob
         return fields
 
     return Game(type, players, structure, deck=DECK, hole_cards=2, rank=rank,
-                parse_deal=parse_deal, carry=carried, round_fields=round_fields)
+                parse_deal=parse_deal, carry=carried, round_fields=round_fields,
+                ranking=ranking)
 
 
 def read_round(players: int, blinds: list[int], button: int, lines: dict[str, str]) -> dict:
@@ -235,12 +238,12 @@ def read_round(players: int, blinds: list[int], button: int, lines: dict[str, st
 
 
 def _blinds(text: str) -> dict:
-    small, big = number_pair(text, "blinds")
+    small, big = number_pair(text, "the blinds", "SB/BB")
     return {"small_blind": small, "big_blind": big}
 
 
 def _bet_sizes(text: str) -> dict:
-    small, big = number_pair(text, "bet sizes")
+    small, big = number_pair(text, "the bet sizes", "SMALL/BIG", "10/20")
     return {"small_bet": small, "big_bet": big}
 
 
@@ -279,6 +282,88 @@ STACK_MODE = Option("--stacks", "Hold'em: reset stacks every hand (Doyle's game,
                     " or carry them, with REBUY.", _stack_mode, metavar="MODE",
                     choices=("reset", "carry"))
 
+# -- certify cases ---------------------------------------------------------------------------
+
+
+def _facing(actions: str, stacks: str, raise_line: str) -> str:
+    """The pattern of a flop ``play`` message with these Action lines (comma-separated, BOT's
+    first), Stacks and Raise line."""
+    lines = "".join(f"Action: {a}\\n" for a in actions.split(","))
+    return rf"play\n{lines}Board: \S+ \S+ \S+\nPot: \d+\nStacks: {stacks}\nRaise: {raise_line}"
+
+
+def certify_cases(limit: bool) -> tuple[CertifyCase, ...]:
+    """Hold'em's certify cases beyond every game's (blinds, stacks, all-ins, side pots,
+    run-outs, rebuys; the raise cap in ``limit``)."""
+    cases = [
+        # BOT is all-in from its big blind in the last hand: it is never asked to act in it.
+        CertifyCase("end of round while waiting", 3, 0, (Shuffled(2, 30),), "c",
+                    options={"--stack": "10,2000,2000"}, pinned=True),
+        # The button limps, the small blind folds, BOT in the big blind never faces a bet; the
+        # board (a royal flush) plays for BOT and the button: they split 5 + 2x chips.
+        CertifyCase("odd chip", 3, 2, ("2c3d 4c5d 2d3c | Ah Kh Qh Jh Th",), "c",
+                    scripts={1: "f"}),
+        # Three all-ins of 15, 25 and 35 before BOT (the small blind); the big blind calls.
+        # The shortest stack holds the best hand, the next one the second best.
+        CertifyCase("two side pots", 5, 1, ("QsQd 5h6h 3c4d KhKd AsAd | 2c 7d 9h Jc Ks",), "a",
+                    scripts={2: "c"}, options={"--stack": "35,2000,2000,15,25"}),
+        CertifyCase("three side pots", 6, 1,
+                    ("TsTd 5h6h 3c4d KhKd AsAd QsQd | 2c 7d 9h Jc Ks",), "a",
+                    scripts={2: "c"}, options={"--stack": "45,2000,2000,15,25,35"}),
+        # BOT (big blind, 18 chips) checks the flop; the next player bets its last 5, which is
+        # less than a full bet, and the button calls: BOT may only call or fold.
+        CertifyCase("short all-in does not reopen", 4, 2,
+                    ("AsAd 2c7d KsKd QsQc | 3c 8h 9d 4s Jc",), "c", scripts={1: "f", 3: "c|a"},
+                    options={"--stack": "2000,2000,18,15"},
+                    reach=_facing("BET 0,BET 5,BET 5,FOLD 0", r"8,0,\d+,\d+", "-")),
+        # BOT checks the flop; short all-ins (a bet of 5, raises to 10, 15, 20) add up to a
+        # full bet: BOT may raise again. Had BOT raised to 20 before the flop (limit's only
+        # raise, no-limit's smallest), the 25 and 30 stacks make a bet of 5 and a raise to 10.
+        CertifyCase("short all-ins that reopen", 7, 2,
+                    ("AsAd 2c7d KsKd QsQc JhJd ThTd 9s9c | 3c 8h 4d 4s 2h",), "c|a",
+                    scripts={0: "c", 1: "f"}, options={"--stack": "2000,2000,40,15,20,25,30"},
+                    reach=r"play\nAction: BET 0\n(Action: [^\n]+\n)+Board: \S+ \S+ \S+\n"
+                          r"Pot: \d+\nStacks: [^\n]+\nRaise: \d"),
+        # The button and the small blind are all-in before BOT acts: whatever BOT does, the
+        # board is dealt out before the flop.
+        CertifyCase("run-out before the flop", 3, 2, ("AsKs QdQc 7h2c | Jd 8s 4h 3c 9d",), "a",
+                    options={"--stack": "20,20,2000"}),
+        CertifyCase("run-out on the flop", 3, 2, ("AsKs QdQc 7h2c | Jd 8s 4h 3c 9d",), "c|a",
+                    options={"--stack": "50,50,2000"},
+                    reach=r"play\n(Action: [^\n]+\n){3}Board: \S+ \S+ \S+\n"),
+        CertifyCase("run-out on the turn", 3, 2, ("AsKs QdQc 7h2c | Jd 8s 4h 3c 9d",), "c|c|a",
+                    options={"--stack": "90,90,2000"},
+                    reach=r"play\n(Action: [^\n]+\n){3}Board: \S+ \S+ \S+ \S+\n"),
+        # Everyone folds to BOT in the big blind (hand 0); BOT acts in hand 1.
+        CertifyCase("fold to the big blind", 3, 2, (Shuffled(2, 40),), "f/c"),
+        # BOT all-in from its big blind of 10 loses hand 0 and must answer REBUY; the button,
+        # which lost its call, rebuys too.
+        CertifyCase("carry with a rebuy", 3, 2,
+                    ("7c2d AsAd 8h3c | Kd Qs 9c 5h 4d", Shuffled(1, 50)), "c",
+                    options={"--stack": "2000,2000,10", "--stacks": "carry"}, rebuy=(0,)),
+        # Every player antes 5; seat 1 has 3 chips and is all-in from its ante.
+        CertifyCase("antes and per-seat stacks", 4, 3, (Shuffled(2, 60),), "c",
+                    scripts={0: "r c"}, options={"--ante": "5", "--stack": "300,3,500,800"}),
+        # Each seat's stack, a big-blind ante, carried stacks (and the bet sizes in limit).
+        CertifyCase("init_round with every field", 3, 1, (Shuffled(2, 70),), "c",
+                    options={"--stack": "1000,1500,800", "--big-blind-ante": "20",
+                             "--blinds": "10/20", "--stacks": "carry",
+                             **({"--bet-sizes": "20/40"} if limit else {})}),
+        # Ten players, stacks of 14 digits, everyone all-in: pots and bankrolls of 15 digits,
+        # the most a reply may carry.
+        CertifyCase("largest stacks", 10, 0, (Shuffled(1, 80),), "a",
+                    options=({"--stack": "99999999999996",
+                              "--blinds": "12499999999999/24999999999999",
+                              "--bet-sizes": "24999999999999/49999999999998"} if limit
+                             else {"--stack": "99999999999999"})),
+    ]
+    if limit:
+        # Three raises before BOT (the big blind): the cap of four bets is reached.
+        cases.append(CertifyCase("raise cap", 4, 2, ("AsAd 2c7d KsKd QsQc | 3c 8h 9d 4s 2h",),
+                                 "r c"))
+    return tuple(cases)
+
+
 # The lines Hold'em adds to the messages are the protocol's (pokerbots.protocol.games): there
 # the ante lines are the optional ones, only a table with an ante has them.
 
@@ -286,12 +371,13 @@ NO_LIMIT: GameType = GameType(
     name="holdem-nl", title="no-limit Texas Hold'em", min_players=2, max_players=10,
     make=lambda players, **options: _make(NO_LIMIT, players, **options),
     options=(STACK, BLINDS, ANTE, BIG_BLIND_ANTE, STACK_MODE),
-    phh_variant="NT", allin_equity=True, read_round=read_round)
+    phh_variant="NT", allin_equity=True, read_round=read_round,
+    certify=lambda: certify_cases(limit=False))
 
 LIMIT: GameType = GameType(
     name="holdem-limit", title="limit Texas Hold'em", min_players=2, max_players=10,
     make=lambda players, **options: _make(LIMIT, players, **options),
     options=(STACK, BLINDS, BET_SIZES, ANTE, BIG_BLIND_ANTE, STACK_MODE),
-    phh_variant="FT", read_round=read_round)
+    phh_variant="FT", read_round=read_round, certify=lambda: certify_cases(limit=True))
 
 GAMES = (NO_LIMIT, LIMIT)

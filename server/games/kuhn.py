@@ -13,7 +13,15 @@ as the protocol's example shows: ``Pots: 4,0``).
 
 from __future__ import annotations
 
-from pokerbots.server.games.base import Deal, Game, GameType, Street, Structure
+from pokerbots.server.games.base import (
+    END_OF_ROUND_WHILE_WAITING,
+    CertifyCase,
+    Deal,
+    Game,
+    GameType,
+    Street,
+    Structure,
+)
 
 RANKS = "23456789TJQKA"
 
@@ -47,6 +55,12 @@ def make(players: int) -> Game:
                 rank=lambda hole, board: strength[hole[0]], parse_deal=parse_deal)
 
 
-KUHN = GameType(name="kuhn", title="Kuhn poker", min_players=2, max_players=6, make=make)
+def certify_cases() -> tuple[CertifyCase, ...]:
+    """Kuhn's certify cases beyond every game's: the end of the round while BOT waits."""
+    return (END_OF_ROUND_WHILE_WAITING,)
+
+
+KUHN = GameType(name="kuhn", title="Kuhn poker", min_players=2, max_players=6, make=make,
+                certify=certify_cases)
 
 GAMES = (KUHN,)

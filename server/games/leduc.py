@@ -16,7 +16,15 @@ put in this hand (``Totals``), from which a bot keeps the score.
 
 from __future__ import annotations
 
-from pokerbots.server.games.base import Deal, Game, GameType, Street, Structure
+from pokerbots.server.games.base import (
+    END_OF_ROUND_WHILE_WAITING,
+    CertifyCase,
+    Deal,
+    Game,
+    GameType,
+    Street,
+    Structure,
+)
 
 RANKS = "23456789TJQKA"
 
@@ -67,7 +75,22 @@ def make(players: int) -> Game:
                 round_fields=lambda game, view: [("Game", LEDUC.name)])
 
 
+def certify_cases() -> tuple[CertifyCase, ...]:
+    """Leduc's certify cases beyond every game's: the end of the round while BOT waits, a
+    split pot with an odd chip, the raise cap."""
+    return (
+        END_OF_ROUND_WHILE_WAITING,
+        # BOT acts first in both rounds and the others only check or call: BOT never faces a
+        # bet, everyone puts in the same odd amount (1 + 2s and 4s), and BOT's king ties the
+        # other king: a split pot with an odd chip, whatever BOT plays.
+        CertifyCase("odd chip", 3, 1, ("K K Q | J",), "c"),
+        # A bet and a raise before BOT: the cap of two bets is reached.
+        CertifyCase("raise cap", 3, 0, ("K Q A | J",), "r c|c"),
+    )
+
+
 LEDUC = GameType(
-    name="leduc", title="Leduc Hold'em", min_players=2, max_players=10, make=make)
+    name="leduc", title="Leduc Hold'em", min_players=2, max_players=10, make=make,
+    certify=certify_cases)
 
 GAMES = (LEDUC,)

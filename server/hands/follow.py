@@ -51,7 +51,7 @@ class OutOfStep(Exception):
 
 class HandFollower:
     """One hand, followed from the messages of the seat that is seat 0 of ``game`` (a table as
-    :meth:`pokerbots.protocol.client.Client.table` makes it), with ``button`` and the seats'
+    :func:`.games.seat_table` makes it), with ``button`` and the seats'
     ``stacks`` at the start of the hand (None where the game has no stacks)."""
 
     def __init__(self, game: Game, button: int, stacks: list[int] | None) -> None:

@@ -1,131 +1,142 @@
-"""A hand's record as one line of ``hands.jsonl``: ``json.dumps(record, separators=(",", ":"))``,
-byte for byte, written by compiled code.
+"""A hand's record: what the referee keeps of each finished hand, its JSON text (a line of
+``hands.jsonl``) and what of it each viewer may see.
 
-Every hand of every match is encoded once, and json's own encoder, general and written in C,
-still spent about 40,000 instructions on a 3-player Kuhn record (a tenth of the server's work
-on that hand): most of it turning small ints into strings and gathering the pieces. Compiled
-with the per-message modules (see setup.py), :func:`encode` turns the values a record holds
-(dicts with string keys, lists, tuples, strings, ints, floats, booleans and None) into the
-same text; for anything else it hands the whole record to json, which says what is wrong.
+The referee builds one record per hand; the match log writes it (:func:`encode`), the hand
+history renders it (``hands.txt``), the relays' hand feed sends its :func:`public_view` to
+the seats that ask, the site serves the view each visitor may see, export and the site's
+replayer play it again on the engine (:mod:`.replay`), and a tournament scores it (the
+all-in and luck adjustments). Records stay plain dicts at run time: :class:`HandRecord`
+names their fields for the type checker and documents each, here and only here.
+
+:func:`encode` is the records' one JSON encoder: ``json.dumps(record, separators=(",",
+":"))``, byte for byte, by the compiled encoder of :mod:`.encoding` where pokerbots is
+compiled, by json's own C encoder (made once) where it runs as plain Python.
 """
 
 from __future__ import annotations
 
 import json
-import math
-from json.encoder import encode_basestring_ascii
-from typing import Final
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, TypedDict
 
-_dumps = json.JSONEncoder(separators=(",", ":")).encode
+from pokerbots.server.hands import encoding
 
-
-class _Unusual(Exception):
-    """A value :func:`encode` leaves to json."""
+#: How a record writes a seat's cards that are not shown (the protocol's "no cards").
+HIDDEN = "-"
 
 
-def encode(record: dict) -> str:
-    """``json.dumps(record, separators=(",", ":"))``."""
-    parts: list[str] = []
-    try:
-        _value(record, parts)
-    except _Unusual:
-        return _dumps(record)
-    return "".join(parts)
+class _Always(TypedDict):
+    """The fields every record has (see :class:`HandRecord`)."""
+
+    #: The hand's number in the round, from 0.
+    hand: int
+    #: The button's seat.
+    button: int
+    #: Each seat's hole cards, separated by spaces (``"Ah Kd"``; Kuhn ``"Q"``): private.
+    cards: list[str]
+    #: Each seat's forced bet in front as the hand starts: blinds and antes in front (Kuhn's
+    #: and Leduc's ante); the rest of what it posted is in ``antes``.
+    forced: list[int]
+    #: Every action in order, ``[seat, word, value, street]``: ``word`` is ``"BET"`` or
+    #: ``"FOLD"``, ``value`` the seat's money in front after it (a check leaves it as it was,
+    #: a call matches the table, anything above raises), ``street`` the street's index in the
+    #: game's structure (0 the first).
+    actions: list[list[Any]]
+    #: The cards each seat showed at the showdown (only a seat that wins a share of a pot two
+    #: seats contested shows), :data:`HIDDEN` for the others.
+    showdown: list[str]
+    #: Every pot as ``[amount, seat]``, one for each winner of a share, in the order paid.
+    pots: list[list[int]]
+    #: Each seat's result of the hand, in chips.
+    deltas: list[int]
+    #: Each seat's total result of the round after the hand.
+    bankrolls: list[int]
 
 
-#: The JSON text of short strings, as they recur (card texts, action words, keys): the
-#: escaping function is a generic call from compiled code, a dict lookup is not.
-_SHORT: Final[dict[str, str]] = {}
+class HandRecord(_Always, total=False):
+    """One finished hand, a line of ``hands.jsonl``: the fields every hand has, in that
+    order, then those of its game
+    (:meth:`~pokerbots.server.games.engine.betting.Hand.record`), then a tournament's
+    adjustments."""
+
+    #: The dead antes each seat posted (straight into the pot), in a game that has them.
+    antes: list[int]
+    #: The board cards dealt (only those dealt: a hand folded out ends before the rest), in
+    #: a game with a board.
+    board: list[str]
+    #: Each seat's chips as the hand starts (0: the seat sits the hand out), in a game with
+    #: stacks.
+    stacks_start: list[int]
+    #: Each seat's chips as the hand ends, in a game with stacks.
+    stacks_end: list[int]
+    #: A tournament's all-in adjustment: each seat's expected result over every board that
+    #: could have come, for a hand that ended all-in before the last board card
+    #: (:mod:`pokerbots.server.scoring.equity`).
+    allin_adjusted: list[float]
+    #: A tournament's luck adjustment: each seat's result less the luck of its cards
+    #: (:mod:`pokerbots.server.scoring.luck`).
+    luck_adjusted: list[float]
 
 
-def _string(text: str) -> str:
-    encoded = _SHORT.get(text)
-    if encoded is None:
-        encoded = encode_basestring_ascii(text)
-        if len(text) <= 16 and len(_SHORT) < 4096:
-            _SHORT[text] = encoded
-    return encoded
+# -- what a viewer may see ---------------------------------------------------------------------
+
+#: The fields every player may know once the hand is over, in the order a view lists them:
+#: nobody's hole cards (those shown at the showdown are in ``showdown``).
+PUBLIC_FIELDS = ("hand", "button", "forced", "antes", "actions", "showdown", "board", "pots",
+                 "deltas", "stacks_start", "stacks_end")
 
 
-#: The text of the small ints a record is full of (seats, streets, BET 0): a native index,
-#: where str() of an int is a generic call from compiled code.
-_SMALL: Final[list[str]] = [str(i) for i in range(1024)]
+def visible_cards(record: HandRecord, seats: Collection[int]) -> list[str]:
+    """Each seat's hole cards as a viewer who may see those of ``seats`` sees them once the
+    hand is over: its own, and those shown at the showdown; :data:`HIDDEN` for the rest."""
+    shown = record.get("showdown") or [HIDDEN] * len(record["cards"])
+    return [cards if seat in seats or shown[seat] != HIDDEN else HIDDEN
+            for seat, cards in enumerate(record["cards"])]
 
 
-def _int(value: int) -> str:
-    return _SMALL[value] if 0 <= value < 1024 else str(value)
+def public_view(record: HandRecord, seats: Collection[int] | None = None) -> dict[str, object]:
+    """What of ``record`` a viewer may see once the hand is over: the :data:`PUBLIC_FIELDS`
+    it has and, for a viewer who may see the hole cards of ``seats`` (none for the public),
+    every seat's ``cards`` (:func:`visible_cards`) and the ``bankrolls``. Without ``seats``
+    (the hand feed: one line for every seat that asks for it), the public fields alone."""
+    fields: Mapping[str, object] = record
+    found = {key: fields[key] for key in PUBLIC_FIELDS if key in fields}
+    if seats is not None:
+        found["cards"] = visible_cards(record, seats)
+        if "bankrolls" in record:
+            found["bankrolls"] = record["bankrolls"]
+    return found
 
 
-#: Each key's JSON text with its colon (``"hand":``), as the keys recur in every record.
-_KEYS: Final[dict[str, str]] = {}
+# -- its JSON ----------------------------------------------------------------------------------
+
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
 
 
-def _key(key: str) -> str:
-    text = _KEYS.get(key)
-    if text is None:
-        text = _string(key) + ":"
-        if len(_KEYS) < 4096:
-            _KEYS[key] = text
-    return text
+def plain_encoder() -> Callable[[Any], str]:
+    """The encoder for pokerbots run as plain Python: json's C encoder, made once
+    (``JSONEncoder.encode`` makes a new one for every call, and checks for cycles, which a
+    record cannot have); ``JSONEncoder.encode`` itself where this Python has no C encoder.
+    Both write ``json.dumps``'s bytes."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is not None:
+        try:
+            encoder = make(None, _COMPACT_JSON.default, json.encoder.encode_basestring_ascii,
+                           None, ":", ",", False, False, True)
+            if "".join(encoder({"a": [1, "b"]}, 0)) == '{"a":[1,"b"]}':
+                return lambda record: "".join(encoder(record, 0))
+        except TypeError:  # another Python's signature
+            pass
+    return _COMPACT_JSON.encode
 
 
-def _value(value: object, parts: list[str]) -> None:
-    if isinstance(value, str):
-        parts.append(_string(value))
-    elif value is None:
-        parts.append("null")
-    elif value is True:
-        parts.append("true")
-    elif value is False:
-        parts.append("false")
-    elif type(value) is int:
-        parts.append(_int(value))
-    elif type(value) is list or type(value) is tuple:
-        _items(value, parts)  # type: ignore[arg-type]
-    elif type(value) is dict:
-        _object(value, parts)  # type: ignore[arg-type]
-    elif type(value) is float and math.isfinite(value):
-        parts.append(float.__repr__(value))
-    else:  # an int or str subclass, nan, a set...: json's own rules
-        raise _Unusual
+def compiled() -> bool:
+    """Whether the compiled encoder (:mod:`.encoding`) is compiled (``pip install .``)."""
+    return not (encoding.__file__ or "").endswith(".py")
 
 
-def _items(items: list | tuple, parts: list[str]) -> None:
-    if not items:
-        parts.append("[]")
-        return
-    parts.append("[")
-    first = True
-    for item in items:
-        if not first:
-            parts.append(",")
-        first = False
-        if type(item) is int:  # most of a record: chips, seats, streets
-            parts.append(_int(item))
-        elif type(item) is str:
-            parts.append(_string(item))
-        elif type(item) is list:  # an action, a pot
-            _items(item, parts)
-        else:
-            _value(item, parts)
-    parts.append("]")
-
-
-def _object(mapping: dict, parts: list[str]) -> None:
-    if not mapping:
-        parts.append("{}")
-        return
-    separator = "{"
-    for key, item in mapping.items():
-        if type(key) is not str:
-            raise _Unusual
-        parts.append(separator)
-        parts.append(_key(key))
-        separator = ","
-        if type(item) is int:
-            parts.append(_int(item))
-        elif type(item) is list:
-            _items(item, parts)
-        else:
-            _value(item, parts)
-    parts.append("}")
+#: A record's JSON text, ``json.dumps(record, separators=(",", ":"))`` byte for byte: the line
+#: of ``hands.jsonl`` without its newline. The encoder of :mod:`.encoding` where it is compiled,
+#: else :func:`plain_encoder`'s (the compiled encoder's source run as plain Python is twice as
+#: slow as json's C encoder).
+encode: Callable[[Any], str] = encoding.encode if compiled() else plain_encoder()

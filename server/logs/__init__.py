@@ -10,4 +10,6 @@
 May import: :mod:`pokerbots.protocol`, :mod:`pokerbots.server.errors` and the layers below
 (:mod:`~pokerbots.server.games`, :mod:`~pokerbots.server.referee`,
 :mod:`~pokerbots.server.confine`). It knows nothing of processes, tournaments or commands.
+
+Internal: a program reads a match folder through :mod:`pokerbots.api` (``MatchFolder``).
 """

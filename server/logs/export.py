@@ -20,13 +20,14 @@ or interrupted match exports the hands it completed.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 
 from pokerbots.server import games
-from pokerbots.server.games.base import Deal, Game, IllegalMove
+from pokerbots.server.games.base import Game
 from pokerbots.server.games.engine.betting import Hand
-from pokerbots.server.hands.follow import CALL, FOLD, RAISE, Act, play_recorded
+from pokerbots.server.hands.follow import CALL, FOLD, RAISE, Act
+from pokerbots.server.hands.record import HandRecord
+from pokerbots.server.hands.replay import ReplayError, replay
 from pokerbots.server.logs import acpc_format
 from pokerbots.server.logs.folder import HANDS, SUMMARY, LogFolderError, MatchFolder
 
@@ -38,7 +39,7 @@ class ExportError(Exception):
 # -- reading a log folder ------------------------------------------------------------------------
 
 
-def read_match(logdir: Path) -> tuple[dict, list[dict], Game]:
+def read_match(logdir: Path) -> tuple[dict, list[HandRecord], Game]:
     """The summary, the hand records and the game (a table as the match made it)."""
     if not logdir.is_dir():
         raise ExportError(f"{logdir} is not a folder: give a match's log folder")
@@ -67,33 +68,16 @@ def read_match(logdir: Path) -> tuple[dict, list[dict], Game]:
     return summary, records, game
 
 
-def replay(game: Game, record: dict) -> tuple[Hand, list]:
-    """The hand of ``record`` played again on the engine: (the finished hand, its acts).
-    ExportError if the record does not replay to its recorded result."""
-    where = f"hand {record.get('hand')}"
+def _replay(game: Game, record: HandRecord) -> tuple[Hand, list[Act]]:
+    """The hand of ``record`` played again on the engine to its recorded result (the one
+    replay of a record: :func:`~pokerbots.server.hands.replay.replay`), and its acts.
+    ExportError if it does not get there."""
     try:
-        n = game.players
-        holes = [tuple(text.split()) for text in record["cards"]]
-        board = list(record.get("board", []))
-        spare = Counter(game.deck)
-        spare.subtract(c for hole in holes for c in hole)
-        spare.subtract(board)
-        while len(board) < game.board_cards:
-            board.append(next(c for c, left in spare.items() if left > 0))
-            spare[board[-1]] -= 1
-        stacks = record.get("stacks_start")
-        hand = Hand(game, record["button"], Deal(tuple(holes), tuple(board)), stacks)
-        acts: list = []
-        for seat, word, value, street in record["actions"]:
-            if hand.to_act != seat or hand.street != street:
-                raise ValueError(f"seat {seat} acts on street {street}, the rules have seat"
-                                 f" {hand.to_act} on street {hand.street}")
-            play_recorded(hand, word, value, acts)
-        if hand.to_act is not None or hand.deltas != record["deltas"] or len(holes) != n:
-            raise ValueError("it does not reach its recorded result")
-    except (KeyError, TypeError, ValueError, IllegalMove, StopIteration) as exc:
-        raise ExportError(f"{where} of the log does not replay: {exc}") from None
-    return hand, acts
+        played = replay(game, record, check=True)
+    except ReplayError as exc:
+        raise ExportError(f"hand {record.get('hand')} of the log does not replay: {exc}"
+                          ) from None
+    return played.hand, played.acts
 
 
 # -- PHH -----------------------------------------------------------------------------------------
@@ -109,9 +93,9 @@ def _toml(value) -> str:
     return str(value)
 
 
-def phh_text(game: Game, record: dict, labels: list[str], title: str) -> str:
+def phh_text(game: Game, record: HandRecord, labels: list[str], title: str) -> str:
     """One hand as a PHH file."""
-    hand, acts = replay(game, record)
+    hand, acts = _replay(game, record)
     structure = game.structure
     n = game.players
     button = record["button"]
@@ -192,7 +176,7 @@ def export_phh(logdir: Path, out: Path | None) -> str:
 # -- ACPC ----------------------------------------------------------------------------------------
 
 
-def acpc_lines(game: Game, records: list[dict], labels: list[str], summary: dict,
+def acpc_lines(game: Game, records: list[HandRecord], labels: list[str], summary: dict,
                title: str) -> list[str]:
     """The ACPC log of a match: comments, a STATE line per hand, the SCORE line."""
     why = acpc_format.unsupported(game)
@@ -205,7 +189,7 @@ def acpc_lines(game: Game, records: list[dict], labels: list[str], summary: dict
     lines = [f"# name/game/hands/seed {acpc_format.log_name(title)} {game.name}.{n}p.game"
              f" {len(records)} {summary.get('seed') or 0}"]
     for record in records:
-        hand, acts = replay(game, record)
+        hand, acts = _replay(game, record)
         cards.start_hand()
         seats = acpc_format.position_seats(n, record["button"])
         holes = [cards.cards(hand.holes[s], ("hole", s)) for s in seats]

@@ -3,6 +3,7 @@
 Written like a poker site's hand history: the forced bets posted, every action (``checks``,
 ``calls 10``, ``bets 20``, ``raises to 60``, ``and is all-in``) naming the player by label and
 seat, street headings with the board, the uncalled bet returned, what is shown and won.
+The words of each action are :mod:`pokerbots.server.hands.words`'s, as in the site's replayer.
 ``hands.txt`` is rendered from each hand's record as the match writes it (the logs' writer),
 and ``pokerbots show`` renders the same from ``hands.jsonl`` at any time. Compiled with the
 per-message modules (see setup.py): every hand of a match is rendered.
@@ -10,8 +11,11 @@ per-message modules (see setup.py): every hand of a match is rendered.
 
 from __future__ import annotations
 
+from pokerbots.server.hands.record import HandRecord
+from pokerbots.server.hands.words import Phrases, all_in
 
-def render_hand(record: dict, labels: list[str], streets=(), ante: int = 0) -> str:
+
+def render_hand(record: HandRecord, labels: list[str], streets=(), ante: int = 0) -> str:
     """A hand as a person reads it, like a poker site's hand history: the forced bets posted
     (dead antes first, from the record's ``antes``), then every action in words (``checks``,
     ``calls 10``, ``bets 20``, ``raises to 60``, ``and is all-in``), each naming the player by
@@ -28,9 +32,8 @@ class HandHistory:
     def __init__(self, labels: list[str], streets=(), ante: int = 0) -> None:
         self.players = len(labels)
         self.names = [f"{label} (seat {s})" for s, label in enumerate(labels)]
-        # The lines that recur in every hand, made once.
-        self.checks = [f"  {name} checks" for name in self.names]
-        self.folds = [f"  {name} folds" for name in self.names]
+        self.phrases = Phrases([f"  {name}" for name in self.names])
+        self._no_antes = [0] * self.players  # read only
         self.streets = list(streets)
         self.ante = ante
         self.headed = len(self.streets) > 1
@@ -41,8 +44,9 @@ class HandHistory:
             count += street.board
             self.shown_after.append(count)
 
-    def render(self, record: dict) -> str:
+    def render(self, record: HandRecord) -> str:
         n, names, ante, headed = self.players, self.names, self.ante, self.headed
+        phrases = self.phrases
         button: int = record["button"]
         stacks: list[int] | None = record.get("stacks_start")
         board: list[str] = record.get("board") or []
@@ -54,7 +58,7 @@ class HandHistory:
             lines.append(f"  {names[s]} holds {cards[s]}{chips}")
         front: list[int] = list(record["forced"])
         # Dead antes go straight into the pot, never in front.
-        dead: list[int] = record.get("antes") or [0] * n
+        dead: list[int] = record.get("antes") or self._no_antes
         earlier = list(dead)  # chips put in before this street's money in front
         # Posted in order from the small blind (heads-up the button posts it).
         small = button if n == 2 else (button + 1) % n
@@ -63,7 +67,7 @@ class HandHistory:
         for s in order:
             if dead[s]:
                 lines.append(f"  {names[s]} posts a dead ante of {dead[s]}"
-                             + (" and is all-in" if stacks and dead[s] >= stacks[s] else ""))
+                             + (all_in(dead[s], stacks[s]) if stacks else ""))
         for s in order:
             if ante and front[s]:
                 lines.append(f"  {names[s]} posts an ante of {min(ante, front[s])}"
@@ -77,11 +81,11 @@ class HandHistory:
         if headed:
             lines.append(self._heading(0, board))
         actions: list[list] = record["actions"]
-        for action in actions:
-            seat: int = action[0]
-            word: str = action[1]
-            value: int = action[2]
-            st: int = action[3]
+        for played in actions:
+            seat: int = played[0]
+            word: str = played[1]
+            value: int = played[2]
+            st: int = played[3]
             while st > street:
                 street += 1
                 for s in range(n):
@@ -89,23 +93,11 @@ class HandHistory:
                     front[s] = 0
                 if headed:
                     lines.append(self._heading(street, board))
-            mine = front[seat]
-            if word == "FOLD":
-                lines.append(self.folds[seat])
-                continue
-            if value == mine:
-                # A check never puts a seat all-in: it had chips left to act.
-                lines.append(self.checks[seat])
-                continue
-            table = _largest(front)
-            if value <= table:
-                text = f"calls {value - mine}"
-            elif table > (ante if street == 0 else 0):
-                text = f"raises to {value}"
-            else:
-                text = f"bets {value - mine}"
-            front[seat] = value
-            lines.append(f"  {names[seat]} {text}{_all_in(stacks, earlier, front, seat)}")
+            folds = word == "FOLD"
+            lines.append(phrases.action(seat, folds, value, front, ante if street == 0 else 0,
+                                        earlier[seat] + value, stacks[seat] if stacks else 0))
+            if not folds and value != front[seat]:
+                front[seat] = value
         # Streets dealt with no betting left (everyone all-in but one, or all).
         streets = len(self.streets)
         while headed and street + 1 < streets and self.shown_after[street + 1] <= len(board):
@@ -113,7 +105,9 @@ class HandHistory:
             lines.append(self._heading(street, board))
         pots: list[list[int]] = record["pots"]
         put = [earlier[s] + front[s] for s in range(n)]
-        returned = sum(put) - sum([amount for amount, _ in pots])
+        returned = _sum(put)
+        for amount, _ in pots:
+            returned -= amount
         if returned > 0:
             owner = max(range(n), key=put.__getitem__)
             lines.append(f"  uncalled bet of {returned} returned to {names[owner]}")
@@ -124,7 +118,7 @@ class HandHistory:
             if shown != "-":
                 lines.append(f"  {names[s]} shows {shown}")
         for amount, seat in pots:
-            lines.append(f"  {names[seat]} wins {amount}")
+            lines.append(phrases.wins(seat, amount))
         deltas: list[int] = record["deltas"]
         bankrolls: list[int] = record["bankrolls"]
         # str() of a typed int compiles to a direct conversion; a format spec does not.
@@ -137,16 +131,15 @@ class HandHistory:
         return f"  *** {self.streets[street].name} ***" + (f" [{cards}]" if cards else "")
 
 
-def _largest(chips: list[int]) -> int:
-    """``max(chips)`` as native arithmetic (the builtin is a generic call from compiled code,
-    once for every action of every hand)."""
-    top = chips[0]
+def _sum(chips: list[int]) -> int:
+    """``sum(chips)`` as native arithmetic (the builtin is a generic call from compiled code,
+    twice in every hand)."""
+    total = 0
     for c in chips:
-        if c > top:
-            top = c
-    return top
+        total += c
+    return total
 
 
 def _all_in(stacks: list[int] | None, earlier: list[int], front: list[int], s: int) -> str:
     """`` and is all-in`` when seat ``s`` has put in its whole stack."""
-    return " and is all-in" if stacks and earlier[s] + front[s] >= stacks[s] > 0 else ""
+    return all_in(earlier[s] + front[s], stacks[s]) if stacks else ""

@@ -2,28 +2,18 @@
 
 A match folder is a folder holding ``summary.json`` or ``hands.jsonl`` (see :mod:`.folder`);
 nothing else under the logs folder is touched. ``--keep N`` keeps the N newest matches,
-``--older-than 7d`` deletes the matches older than that; given both, a match is deleted only
-when it is older and not among the N newest. ``--dry-run`` lists what would go.
+``--older-than 7d`` deletes the matches older than that (the command line reads the time:
+:func:`~pokerbots.server.cli.options.parse_duration`; here it is seconds); given both, a match
+is deleted only when it is older and not among the N newest. ``--dry-run`` lists what would go.
 """
 
 from __future__ import annotations
 
-import re
 import shutil
 import time
 from pathlib import Path
 
 from pokerbots.server.logs.folder import LogFolderError, MatchFolder
-
-UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-
-
-def parse_age(text: str) -> float:
-    """``'7d'`` -> seconds; units s, m, h, d, w."""
-    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*", text)
-    if found is None:
-        raise ValueError(f"{text!r}: give a number and a unit (s, m, h, d or w), e.g. 7d or 12h")
-    return float(found.group(1)) * UNITS[found.group(2)]
 
 
 def matches(root: Path) -> list[tuple[float, Path]]:

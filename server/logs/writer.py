@@ -17,7 +17,7 @@ import traceback
 from pathlib import Path
 
 from pokerbots.server.errors import ServerFault
-from pokerbots.server.hands import record
+from pokerbots.server.hands.record import HandRecord, encode
 from pokerbots.server.logs.folder import (
     HANDS,
     HISTORY,
@@ -27,31 +27,6 @@ from pokerbots.server.logs.folder import (
     transcript_name,
 )
 from pokerbots.server.logs.history import HandHistory
-
-_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
-
-
-def _compact_encoder():
-    """What turns a hand's record into its line of ``hands.jsonl``: the compiled encoder of
-    :mod:`~pokerbots.server.hands.record` where pokerbots is compiled (``pip install .``),
-    else json's C encoder, made once (``JSONEncoder.encode`` makes a new one for every call,
-    and checks for cycles, which a record cannot have): the compiled encoder's source run as
-    plain Python is twice as slow as json's. Both write ``json.dumps``'s bytes."""
-    if not record.__file__.endswith(".py"):
-        return record.encode
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is not None:
-        try:
-            encoder = make(None, _COMPACT_JSON.default, json.encoder.encode_basestring_ascii,
-                           None, ":", ",", False, False, True)
-            if "".join(encoder({"a": [1, "b"]}, 0)) == '{"a":[1,"b"]}':
-                return lambda hand: "".join(encoder(hand, 0))
-        except TypeError:  # another Python's signature
-            pass
-    return _COMPACT_JSON.encode
-
-
-_encode = _compact_encoder()
 
 
 def new_match_dir(root: str | os.PathLike, stem: str) -> Path:
@@ -125,9 +100,10 @@ class MatchLog:
     def stderr_path(self, seat: int) -> Path:
         return self.path / stderr_name(seat)
 
-    def hand(self, record: dict) -> None:
-        """Write one finished hand, durably (called by the referee's ``on_hand``)."""
-        _write_whole(self.hands_jsonl, (_encode(record) + "\n").encode())
+    def hand(self, record: HandRecord) -> None:
+        """Write one finished hand, durably (called by the referee's ``on_hand``): its line
+        of ``hands.jsonl`` (the records' one encoder) and of ``hands.txt``."""
+        _write_whole(self.hands_jsonl, (encode(record) + "\n").encode())
         self.written += 1
         rendered = self._rendered
         rendered.append(self._history.render(record))

@@ -9,5 +9,7 @@ smoke test of one bot, made of such matches.
 ``scripted_bot``  the scripted opponent of a certify case (a bot program: ``python -m``)
 
 May import: :mod:`pokerbots.protocol`, :mod:`pokerbots.server.errors` and every layer below
-(games, match, confine, logs, seats).
+(games ... seats).
+
+Internal: a program plays a match through :mod:`pokerbots.api`.
 """

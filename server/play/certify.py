@@ -14,8 +14,11 @@ names a pattern of the messages BOT receives once the situation has arisen (``Ca
 a case that passes without it is reported apart from the passed ones, as not reached (BOT's
 own play went around the situation): no rule was broken, and nothing was certified either.
 
-This module holds the table of cases (:data:`CASES`, :func:`cases_for`) and plays one
-(:func:`run_case`) or those of several games (:func:`play_cases`); matches are played and
+Every game gets a heads-up case and one for each larger table; its rare situations are the
+game's own data, declared in its module (:attr:`~pokerbots.server.games.base.GameType.certify`,
+:class:`~pokerbots.server.games.base.CertifyCase`). This module makes the cases of a game
+(:func:`cases_for`), plays one (:func:`run_case`) or those of several games
+(:func:`play_cases`); matches are played and
 judged by smoke's path (:func:`~pokerbots.server.play.smoke.play_and_judge`), and the JUnit
 report is smoke's.
 """
@@ -32,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pokerbots.server import games
+from pokerbots.server.games.base import Shuffled
 from pokerbots.server.logs.folder import MatchFolder
 from pokerbots.server.play.match import MatchConfig
 from pokerbots.server.play.options import game_options_from_texts, texts_as_flags
@@ -97,149 +101,58 @@ def shuffled_deals(game: str, players: int, hands: int, seed: int) -> tuple[str,
     return tuple(deals)
 
 
-def _scripts(players: int, seat: int, default: str, **by_seat: str) -> tuple[str | None, ...]:
-    """Every seat's script: ``default``, or ``s<N>=script`` for seat N; None at BOT's."""
-    return tuple(None if s == seat else by_seat.get(f"s{s}", default) for s in range(players))
+def _scripts(players: int, seat: int, default: str,
+             by_seat: dict[int, str] | None = None) -> tuple[str | None, ...]:
+    """Every seat's script: ``default``, or ``by_seat``'s for a seat it names; None at
+    BOT's."""
+    by_seat = by_seat or {}
+    return tuple(None if s == seat else by_seat.get(s, default) for s in range(players))
 
 
-def _facing(actions: str, stacks: str, raise_line: str) -> str:
-    """The pattern of a flop ``play`` message with these Action lines (comma-separated, BOT's
-    first), Stacks and Raise line."""
-    lines = "".join(f"Action: {a}\\n" for a in actions.split(","))
-    return rf"play\n{lines}Board: \S+ \S+ \S+\nPot: \d+\nStacks: {stacks}\nRaise: {raise_line}"
+def _deals(game: str, players: int, deals: tuple[str | Shuffled, ...]) -> tuple[str, ...]:
+    """The lines of a cards file: each :class:`~pokerbots.server.games.base.Shuffled` dealt
+    from ``game``'s deck for ``players`` seats."""
+    lines: list[str] = []
+    for deal in deals:
+        if isinstance(deal, Shuffled):
+            lines += shuffled_deals(game, players, deal.hands, deal.seed)
+        else:
+            lines.append(deal)
+    return tuple(lines)
 
 
 # -- the table ---------------------------------------------------------------------------------
 
 
 def _every_game(game: str) -> list[Case]:
-    """The cases every game has: heads-up, each larger table, the end of the round while BOT
-    waits for its turn."""
+    """The cases every game has: heads-up, each larger table."""
     kind = games.get(game)
     cases = [Case("heads-up", game, 2, 0, shuffled_deals(game, 2, 2, 1), 0,
                   _scripts(2, 0, "r c|c|r c|c/r c|c|r c|c"))]
     for n in range(3, kind.max_players + 1):
         seat = n // 2
-        raiser = f"s{(seat + 1) % n}"
         cases.append(Case(f"{n} players", game, n, seat, shuffled_deals(game, n, 2, n), 0,
-                          _scripts(n, seat, "c", **{raiser: "r c/r c"})))
-    if games.make_game(game, 3).structure.stacks is None:  # nobody can be all-in
-        # Everyone acts in every hand: BOT acts first in the last one, and the rest of it, its
-        # end and the end of the round come while BOT waits.
-        cases.append(Case("end of round while waiting", game, 3, 2,
-                          shuffled_deals(game, 3, 2, 30), 0, _scripts(3, 2, "r c"),
-                          pinned=True))
-    else:
-        # BOT is all-in from its big blind in the last hand: it is never asked to act in it.
-        cases.append(Case("end of round while waiting", game, 3, 0,
-                          shuffled_deals(game, 3, 2, 30), 0, _scripts(3, 0, "c"),
-                          options={"--stack": "10,2000,2000"}, pinned=True))
+                          _scripts(n, seat, "c", {(seat + 1) % n: "r c/r c"})))
     return cases
 
 
-def _leduc(game: str) -> list[Case]:
-    return [
-        # BOT acts first in both rounds and the others only check or call: BOT never faces a
-        # bet, everyone puts in the same odd amount (1 + 2s and 4s), and BOT's king ties the
-        # other king: a split pot with an odd chip, whatever BOT plays.
-        Case("odd chip", game, 3, 1, ("K K Q | J",), 0, _scripts(3, 1, "c")),
-        # A bet and a raise before BOT: the cap of two bets is reached.
-        Case("raise cap", game, 3, 0, ("K Q A | J",), 0, _scripts(3, 0, "r c|c")),
-    ]
-
-
-def _holdem(game: str) -> list[Case]:
-    limit = not games.make_game(game, 3).structure.no_limit
-    cases = [
-        # The button limps, the small blind folds, BOT in the big blind never faces a bet; the
-        # board (a royal flush) plays for BOT and the button: they split 5 + 2x chips.
-        Case("odd chip", game, 3, 2, ("2c3d 4c5d 2d3c | Ah Kh Qh Jh Th",), 0,
-             _scripts(3, 2, "c", s1="f")),
-        # Three all-ins of 15, 25 and 35 before BOT (the small blind); the big blind calls.
-        # The shortest stack holds the best hand, the next one the second best.
-        Case("two side pots", game, 5, 1, ("QsQd 5h6h 3c4d KhKd AsAd | 2c 7d 9h Jc Ks",), 0,
-             _scripts(5, 1, "a", s2="c"), options={"--stack": "35,2000,2000,15,25"}),
-        Case("three side pots", game, 6, 1,
-             ("TsTd 5h6h 3c4d KhKd AsAd QsQd | 2c 7d 9h Jc Ks",), 0,
-             _scripts(6, 1, "a", s2="c"), options={"--stack": "45,2000,2000,15,25,35"}),
-        # BOT (big blind, 18 chips) checks the flop; the next player bets its last 5, which is
-        # less than a full bet, and the button calls: BOT may only call or fold.
-        Case("short all-in does not reopen", game, 4, 2,
-             ("AsAd 2c7d KsKd QsQc | 3c 8h 9d 4s Jc",), 0,
-             _scripts(4, 2, "c", s1="f", s3="c|a"), options={"--stack": "2000,2000,18,15"},
-             reach=_facing("BET 0,BET 5,BET 5,FOLD 0", r"8,0,\d+,\d+", "-")),
-        # BOT checks the flop; short all-ins (a bet of 5, raises to 10, 15, 20) add up to a
-        # full bet: BOT may raise again. Had BOT raised to 20 before the flop (limit's only
-        # raise, no-limit's smallest), the 25 and 30 stacks make a bet of 5 and a raise to 10.
-        Case("short all-ins that reopen", game, 7, 2,
-             ("AsAd 2c7d KsKd QsQc JhJd ThTd 9s9c | 3c 8h 4d 4s 2h",), 0,
-             _scripts(7, 2, "c|a", s0="c", s1="f"),
-             options={"--stack": "2000,2000,40,15,20,25,30"},
-             reach=r"play\nAction: BET 0\n(Action: [^\n]+\n)+Board: \S+ \S+ \S+\nPot: \d+\n"
-                   r"Stacks: [^\n]+\nRaise: \d"),
-        # The button and the small blind are all-in before BOT acts: whatever BOT does, the
-        # board is dealt out before the flop.
-        Case("run-out before the flop", game, 3, 2, ("AsKs QdQc 7h2c | Jd 8s 4h 3c 9d",), 0,
-             _scripts(3, 2, "a"), options={"--stack": "20,20,2000"}),
-        Case("run-out on the flop", game, 3, 2, ("AsKs QdQc 7h2c | Jd 8s 4h 3c 9d",), 0,
-             _scripts(3, 2, "c|a"), options={"--stack": "50,50,2000"},
-             reach=r"play\n(Action: [^\n]+\n){3}Board: \S+ \S+ \S+\n"),
-        Case("run-out on the turn", game, 3, 2, ("AsKs QdQc 7h2c | Jd 8s 4h 3c 9d",), 0,
-             _scripts(3, 2, "c|c|a"), options={"--stack": "90,90,2000"},
-             reach=r"play\n(Action: [^\n]+\n){3}Board: \S+ \S+ \S+ \S+\n"),
-        # Everyone folds to BOT in the big blind (hand 0); BOT acts in hand 1.
-        Case("fold to the big blind", game, 3, 2, shuffled_deals(game, 3, 2, 40), 0,
-             _scripts(3, 2, "f/c")),
-        # BOT all-in from its big blind of 10 loses hand 0 and must answer REBUY; the button,
-        # which lost its call, rebuys too.
-        Case("carry with a rebuy", game, 3, 2,
-             ("7c2d AsAd 8h3c | Kd Qs 9c 5h 4d", *shuffled_deals(game, 3, 1, 50)), 0,
-             _scripts(3, 2, "c"), options={"--stack": "2000,2000,10", "--stacks": "carry"},
-             rebuy=(0,)),
-        # Every player antes 5; seat 1 has 3 chips and is all-in from its ante.
-        Case("antes and per-seat stacks", game, 4, 3, shuffled_deals(game, 4, 2, 60), 0,
-             _scripts(4, 3, "c", s0="r c"),
-             options={"--ante": "5", "--stack": "300,3,500,800"}),
-        # Each seat's stack, a big-blind ante, carried stacks (and the bet sizes in limit).
-        Case("init_round with every field", game, 3, 1, shuffled_deals(game, 3, 2, 70), 0,
-             _scripts(3, 1, "c"),
-             options={"--stack": "1000,1500,800", "--big-blind-ante": "20",
-                      "--blinds": "10/20", "--stacks": "carry",
-                      **({"--bet-sizes": "20/40"} if limit else {})}),
-        # Ten players, stacks of 14 digits, everyone all-in: pots and bankrolls of 15 digits,
-        # the most a reply may carry.
-        Case("largest stacks", game, 10, 0, shuffled_deals(game, 10, 1, 80), 0,
-             _scripts(10, 0, "a"),
-             options=({"--stack": "99999999999996", "--blinds": "12499999999999/24999999999999",
-                       "--bet-sizes": "24999999999999/49999999999998"} if limit
-                      else {"--stack": "99999999999999"})),
-    ]
-    if limit:
-        # Three raises before BOT (the big blind): the cap of four bets is reached.
-        cases.append(Case("raise cap", game, 4, 2, ("AsAd 2c7d KsKd QsQc | 3c 8h 9d 4s 2h",), 0,
-                          _scripts(4, 2, "r c")))
-    return cases
-
-
-def _table() -> tuple[Case, ...]:
-    cases = []
-    for game in games.names():
-        cases += _every_game(game)
-        made = games.make_game(game, 3)
-        if made.structure.stacks is not None:  # blinds, stacks, all-ins: Hold'em's cases
-            cases += _holdem(game)
-        elif made.board_cards:  # a board and a raise cap, no stacks: Leduc's
-            cases += _leduc(game)
-    return tuple(cases)
-
-
-#: Every case of every game, in the order they are played (a game's heads-up case first).
-CASES: tuple[Case, ...] = _table()
+def _declared(game: str) -> list[Case]:
+    """The cases the game declares (:attr:`~pokerbots.server.games.base.GameType.certify`)."""
+    declare = games.get(game).certify
+    return [Case(c.name, game, c.players, c.seat, _deals(game, c.players, c.deals), 0,
+                 _scripts(c.players, c.seat, c.script, c.scripts), options=dict(c.options),
+                 rebuy=c.rebuy, reach=c.reach, pinned=c.pinned)
+            for c in (declare() if declare is not None else ())]
 
 
 def cases_for(game: str) -> list[Case]:
-    """The cases of ``game``, heads-up first."""
-    return [c for c in CASES if c.game == game]
+    """The cases of ``game``, heads-up first: those of every game, then the game's own."""
+    return _every_game(game) + _declared(game)
+
+
+def all_cases() -> list[Case]:
+    """Every case of every game, in the order they are played."""
+    return [case for game in games.names() for case in cases_for(game)]
 
 
 # -- playing a case ----------------------------------------------------------------------------

@@ -301,7 +301,7 @@ def cpu_list(cpus: list[int]) -> str:
 
 def _defer(config: MatchConfig) -> bool:
     """Whether a seat's init_hand and end-of-hand messages wait for its next turn (see
-    :class:`~.referee.Referee`). Yes when the match runs on one CPU: the bots could not read
+    :class:`~.referee.referee.Referee`). Yes when the match runs on one CPU: the bots could not read
     them side by side anyway, and each write saved is a wake-up saved (3-player Kuhn: five
     writes a hand become three). No on several CPUs, where the bots read them at the same
     time, nor with a person at the table (a seat with a reply limit of its own), who should see
@@ -314,8 +314,8 @@ def _defer(config: MatchConfig) -> bool:
 
 
 def _person_at_table(config: MatchConfig) -> bool:
-    """Whether a seat has a reply limit of its own: a person plays it."""
-    return any(bot.reply_limit is not None for bot in config.bots)
+    """Whether a person plays a seat (:attr:`~pokerbots.server.seats.bots.BotSpec.person`)."""
+    return any(bot.person for bot in config.bots)
 
 
 def _pin(cpu: int) -> None:

@@ -1,7 +1,7 @@
 """The options of the commands that play, as data a match can use: the game's flags
-(:func:`game_options_from_texts`), the bot limits (:func:`limits_from_options`, and as JSON-ready
-data for a job another process plays), and :class:`MatchSetupError`, the fault of options that
-cannot make a match.
+(:func:`game_options_from_texts`), the bot limits (:data:`LIMITS`, each read from the one field
+that declares it; :func:`limits_from_options`, and as JSON-ready data for a job another process
+plays), and :class:`MatchSetupError`, the fault of options that cannot make a match.
 
 Apart from :mod:`.match` so that what only reads options (the tournament's director, the
 command line's checks) does not import the trio layer that plays.
@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 import shlex
+from dataclasses import dataclass
 
 from pokerbots.server import games
-from pokerbots.server.confine.limits import ResourceLimits
+from pokerbots.server.confine.limits import OFFERED, Offered, ResourceLimits
 from pokerbots.server.seats.limits import Limits
 
 
@@ -57,28 +58,71 @@ def texts_as_flags(texts: dict[str, str]) -> str:
     return "".join(f" {flag} {shlex.quote(text)}" for flag, text in texts.items())
 
 
-#: The bot-limit options of the commands that play, by keyword, in the order of their
-#: ``--help`` (each is the flag ``--`` + the name with ``-`` for ``_``).
-LIMIT_OPTIONS = ("startup_timeout", "reply_timeout", "time_bank", "time_per_hand",
-                 "max_memory", "max_cpu", "max_files", "max_file_size", "max_procs",
-                 "max_scratch", "stderr_cap", "sandbox")
+@dataclass(frozen=True)
+class LimitOption:
+    """One bot-limit option of the commands that play, as its field declares it (see
+    :class:`~pokerbots.server.confine.limits.Offered`): ``default`` is the field's default in
+    the option's unit, ``field`` the path to the field in
+    :class:`~pokerbots.server.seats.limits.Limits` (``("resources", "memory_mib")``)."""
+
+    name: str
+    default: int | float | bool
+    offered: Offered
+    field: tuple[str, ...]
+
+    @property
+    def flag(self) -> str:
+        return self.offered.flag
+
+    def value(self, given):
+        """The field's value for the option's value ``given``."""
+        how = self.offered
+        if how.zero_is_none and not given:
+            return None
+        return given * how.per_unit if how.per_unit != 1 else given
 
 
-def limits_from_options(*, startup_timeout: float = 10.0, reply_timeout: float = 5.0,
-                        time_bank: float = 30.0, time_per_hand: float = 0.05,
-                        max_memory: int = 2048, max_cpu: int = 3600, max_files: int = 256,
-                        max_file_size: int = 100, max_procs: int = 64, max_scratch: int = 256,
-                        stderr_cap: int = 1024, sandbox: bool = False) -> Limits:
-    """The :class:`~pokerbots.server.seats.limits.Limits` the bot-limit options ask for (the
-    defaults are the options' own: a time bank of 0 is none, ``stderr_cap`` is in KiB)."""
-    return Limits(
-        startup=startup_timeout, reply=reply_timeout, time_bank=time_bank or None,
-        time_per_hand=time_per_hand,
-        resources=ResourceLimits(memory_mib=max_memory, cpu_seconds=max_cpu,
-                                 open_files=max_files, file_size_mib=max_file_size,
-                                 processes=max_procs, scratch_mib=max_scratch),
-        sandbox=sandbox, stderr_cap=stderr_cap * 1024,
-    )
+def _declared(kind: type, path: tuple[str, ...] = ()) -> list[LimitOption]:
+    """The limits ``kind``'s fields declare, in their order (a field that is itself limits, as
+    ``resources``, in its place)."""
+    found = []
+    defaults = kind()
+    for spec in dataclasses.fields(kind):
+        value = getattr(defaults, spec.name)
+        how = spec.metadata.get(OFFERED)
+        if dataclasses.is_dataclass(value):
+            found += _declared(type(value), (*path, spec.name))
+        elif how is not None:
+            default = 0 if value is None else value
+            if how.per_unit != 1:
+                default //= how.per_unit
+            found.append(LimitOption(how.name, default, how, (*path, spec.name)))
+    return found
+
+
+#: Every bot-limit option of the commands that play, in the order of their ``--help`` and of a
+#: tournament's recorded options.
+LIMITS: tuple[LimitOption, ...] = tuple(_declared(Limits))
+#: The options by keyword (each is the flag ``--`` + the name with ``-`` for ``_``).
+LIMIT_OPTIONS: tuple[str, ...] = tuple(option.name for option in LIMITS)
+#: Each option's default (in the option's unit).
+LIMIT_DEFAULTS: dict[str, int | float | bool] = {o.name: o.default for o in LIMITS}
+
+
+def limits_from_options(**options) -> Limits:
+    """The :class:`~pokerbots.server.seats.limits.Limits` the bot-limit options ask for, by
+    keyword (see :data:`LIMITS`); those left out take their defaults. A keyword that is no
+    bot-limit option is a TypeError."""
+    unknown = set(options) - set(LIMIT_DEFAULTS)
+    if unknown:
+        raise TypeError(f"not bot-limit options: {', '.join(sorted(unknown))}")
+    fields: dict[str, dict] = {}
+    for option in LIMITS:
+        *where, name = option.field
+        given = options.get(option.name, option.default)
+        fields.setdefault(".".join(where), {})[name] = option.value(given)
+    resources = ResourceLimits(**fields.pop("resources", {}))
+    return Limits(**fields.get("", {}), resources=resources)
 
 
 def limits_as_dict(limits: Limits) -> dict:

@@ -8,9 +8,11 @@ whole error paragraph and the path of the failing seat's transcript (``seatN.in`
 ``./mybot < seatN.in`` replays without a server.
 
 This module plans the matches (:func:`plan`), plays and judges one (:func:`run_case`, a
-:class:`Result`), tells when a game's first matches all failed the same way at the start
-(:func:`same_early_failures`: its others are then not played) and which game the bot plays
-instead (:func:`suggest_games`), and writes the JUnit report (:func:`write_junit`).
+:class:`Result`), plays a plan under the smoke test's policy (:class:`SmokeRun`, the one loop
+of ``pokerbots smoke`` and of the service's quarantine: each kind of failure told once, a game
+whose first matches all failed the same way at the start given up (:func:`same_early_failures`),
+with ``exitfirst`` the first failure ends it), tells which game the bot plays instead
+(:func:`suggest_games`), and writes the JUnit report (:func:`write_junit`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 import shlex
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +36,11 @@ from pokerbots.server.seats.limits import Limits
 
 #: Table sizes played by default (each capped to what the game allows).
 DEFAULT_PLAYERS = (2, 3, 6)
+#: Rounds (seeds) per table size and seat, hands per round, and the first round's seed, unless
+#: ``pokerbots smoke`` is told otherwise (the quarantine plays these).
+ROUNDS = 2
+HANDS = 30
+SEED = 1
 #: A number in a reason or a line of stderr (a time, an amount, a hand): two failures that
 #: differ only in these are the same kind (a raise short by 10 in one match, by 1689 in another).
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -184,6 +192,106 @@ def _reproduce(case: Case, specs: list[BotSpec], hands: int, texts: dict[str, st
     extra = f" --game {case.game}" if case.game != games.DEFAULT else ""
     extra += texts_as_flags(texts)
     return f"pokerbots run {words}{extra} --hands {hands} --seed {case.seed}"
+
+
+@dataclass
+class Step:
+    """One match of a :class:`SmokeRun`, as it is played: its result, and what the run makes
+    of it."""
+
+    result: Result
+    #: The result where the same kind of failure (:attr:`Result.failure`) was first seen; None
+    #: when the match passed or failed in a new way.
+    same_as: Result | None = None
+    #: This failure gives the game up: its other matches are not played
+    #: (:func:`same_early_failures`).
+    gave_up: bool = False
+
+
+class SmokeRun:
+    """The smoke test of ``bot`` over the planned ``cases`` (:func:`plan`), under the smoke
+    test's policy: the one loop of ``pokerbots smoke`` and of the service's quarantine.
+
+    Iterating plays the cases in turn, yielding a :class:`Step` after each match: each kind of
+    failure is told apart (:attr:`Step.same_as`); a game whose first matches all failed the
+    same way before their first hand was over is given up (:attr:`given_up`: its other
+    matches are counted, not played); with ``exitfirst`` the first failure (the bot's, or an
+    internal error) ends the run. ``game_texts``: each game's flags as typed; ``on_case`` is
+    told each case before it is played. MatchSetupError when a case cannot make a match,
+    ServerFault when the server cannot start one.
+    """
+
+    def __init__(self, cases: list[Case], bot: BotSpec, *, hands: int, logs: Path,
+                 limits: Limits, game_texts: Mapping[str, dict[str, str]] | None = None,
+                 opponent: str | None = None, exitfirst: bool = False,
+                 on_case: Callable[[Case], None] | None = None) -> None:
+        self.cases = cases
+        self.bot = bot
+        self.hands = hands
+        self.logs = logs
+        self.limits = limits
+        self.game_texts = game_texts or {}
+        self.opponent = opponent
+        self.exitfirst = exitfirst
+        self.on_case = on_case
+        #: Every match played, in order.
+        self.results: list[Result] = []
+        #: Each kind of failure, and where it was first seen.
+        self.first: dict[tuple, Result] = {}
+        #: The games given up, and how many of their matches were not played.
+        self.given_up: dict[str, int] = {}
+        #: Seconds the run took.
+        self.seconds = 0.0
+
+    def __iter__(self) -> Iterator[Step]:
+        started = time.perf_counter()
+        try:
+            for case in self.cases:
+                if case.game in self.given_up:
+                    self.given_up[case.game] += 1
+                    continue
+                if self.on_case is not None:
+                    self.on_case(case)
+                result = run_case(case, self.bot, hands=self.hands, logs=self.logs,
+                                  limits=self.limits,
+                                  game_texts=self.game_texts.get(case.game),
+                                  opponent=self.opponent)
+                self.results.append(result)
+                step = Step(result)
+                if not result.passed:
+                    seen = self.first.setdefault(result.failure, result)
+                    step.same_as = None if seen is result else seen
+                    if same_early_failures(self.results, case.game):
+                        self.given_up[case.game] = 0
+                        step.gave_up = True
+                self.seconds = time.perf_counter() - started
+                yield step
+                if self.exitfirst and not result.passed:
+                    break
+        finally:
+            self.seconds = time.perf_counter() - started
+
+    @property
+    def failure(self) -> Result | None:
+        """The first match that did not pass (the bot's failure or an internal error)."""
+        return next((r for r in self.results if not r.passed), None)
+
+    @property
+    def not_played(self) -> int:
+        """Planned matches neither played nor given up (``exitfirst`` stopped the run)."""
+        return len(self.cases) - len(self.results) - sum(self.given_up.values())
+
+    def summary(self) -> tuple[list[Result], list[Result], str]:
+        """The failed results (the bot's faults), the internal errors, and the run's summary
+        line (:func:`tally`, with the matches not played and why)."""
+        failed, errors, text = tally(self.results, ("match", "matches"), self.seconds)
+        skipped = sum(self.given_up.values())
+        if skipped:
+            text += (f", {skipped} not played (the same failure at the start of "
+                     + " and ".join(self.given_up) + ")")
+        if self.not_played:
+            text += f", {self.not_played} not played (--exitfirst)"
+        return failed, errors, text
 
 
 def format_line(result: Result) -> str:

@@ -4,7 +4,7 @@ A reply is timed from the moment its message was written. When every seat is ask
 each stretch of waiting is charged to the one seat the server was waiting for, so a slow bot
 never uses up another's bank. The bank (the MIT engine's game clock) is the total reply time a
 seat may use after ``init_round``, topped up at every hand. Pure bookkeeping: the table that
-waits (:mod:`.runner`) reads the clock and says what a broken limit means.
+waits (:mod:`.seats.runner`) reads the clock and says what a broken limit means.
 """
 
 from __future__ import annotations

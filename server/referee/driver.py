@@ -2,7 +2,7 @@
 
 :func:`drive` runs :meth:`Referee.exchanges` against a :class:`Table`, anything that can post a
 message to a seat and produce that seat's reply. The process layer's table talks to bot
-processes over pipes (:mod:`.runner`); :class:`LocalTable` answers in-process with client
+processes over pipes (:mod:`.seats.runner`); :class:`LocalTable` answers in-process with client
 objects, for ``pokerbots deal``, simulations and the tests; :func:`play_local` runs it without
 an event loop.
 
@@ -14,7 +14,7 @@ A table reports a seat that cannot answer (it crashed, timed out...) by raising
 :class:`SeatFailure`; the loop first has the referee judge every reply already read of that
 exchange (:meth:`Referee.judge_read`: the first rule broken is the fault reported, not the exit
 or the silence that followed it) and otherwise turns the failure into the referee's
-:class:`BotFault`, with every fact (and ``seat_failure`` set).
+:class:`~.errors.BotFault`, with every fact (and ``seat_failure`` set).
 """
 
 from __future__ import annotations

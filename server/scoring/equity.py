@@ -8,13 +8,14 @@ seats still in) with board cards still to come and no more betting possible: eve
 all-in, or all but one and that one has called.
 
 Everything here is read from the game: its deck, its ``rank`` and the one betting engine's pot
-rules. Each distinct order of the live seats' hands is paid out once by replaying the hand's
-actions on :class:`~.betting.Hand` with a ``rank`` that gives that order, so side pots, split
-pots and odd chips follow the engine exactly; each board then only costs the ranking. The
-cards dealt to every seat (folded seats too) are out of the deck. Boards are enumerated exactly
-when there are at most :data:`EXACT_LIMIT` of them (Hold'em: from the flop on); otherwise
-:data:`SAMPLES` boards are drawn uniformly at random (an unbiased estimate), with a generator
-the caller seeds (a tournament seeds it from the match seed and the hand number).
+rules. Each distinct order of the live seats' hands is paid out once by playing the hand's
+record again (:func:`~pokerbots.server.hands.replay.replay`) with a ``rank`` that gives that
+order, so side pots, split pots and odd chips follow the engine exactly; each board then only
+costs the ranking. The cards dealt to every seat (folded seats too) are out of the deck.
+Boards are enumerated exactly when there are at most :data:`EXACT_LIMIT` of them (Hold'em:
+from the flop on); otherwise :data:`SAMPLES` boards are drawn uniformly at random (an unbiased
+estimate), with a generator the caller seeds (a tournament seeds it from the match seed and
+the hand number).
 :class:`Showdowns` does the counting for this module and for the luck adjustment
 (:mod:`.luck`), which share its counts within a hand and, in a worker, across the seatings of a
 deal set.
@@ -28,9 +29,9 @@ import random
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 
-from pokerbots.server.games import holdem
 from pokerbots.server.games.base import Deal, Game
-from pokerbots.server.games.engine.betting import Hand
+from pokerbots.server.hands.record import HandRecord
+from pokerbots.server.hands.replay import replay
 
 #: Enumerate every remaining board when there are at most this many (Hold'em flop: 990 heads-up).
 EXACT_LIMIT = 20_000
@@ -42,7 +43,7 @@ SAMPLES = 100
 Orders = dict[tuple[int, ...], int]
 
 
-def allin_values(game: Game, record: dict, rng: random.Random | None, *,
+def allin_values(game: Game, record: HandRecord, rng: random.Random | None, *,
                  showdowns: Showdowns | None = None) -> list[float] | None:
     """Each seat's expected result for the hand ``record`` (a referee's hand record), or None
     when the hand does not qualify (folded out, or the betting reached the last street).
@@ -64,7 +65,7 @@ def allin_values(game: Game, record: dict, rng: random.Random | None, *,
     return [round(t / count, 6) for t in totals]
 
 
-def allin_showdown(game: Game, record: dict) -> tuple[list[int], int] | None:
+def allin_showdown(game: Game, record: HandRecord) -> tuple[list[int], int] | None:
     """``(live seats, board cards shown)`` of a hand that qualifies for the all-in
     adjustment, or None."""
     actions = record["actions"]
@@ -95,7 +96,7 @@ class Showdowns:
     the seatings of a deal set played by one worker count each board prefix once.
     """
 
-    def __init__(self, game: Game, record: dict, rng_for: Callable[[], random.Random], *,
+    def __init__(self, game: Game, record: HandRecord, rng_for: Callable[[], random.Random], *,
                  seats: list[int] | None = None, key: tuple | None = None) -> None:
         self._game = game
         self._holes = tuple(tuple(cards.split()) for cards in record["cards"])
@@ -160,8 +161,8 @@ def board_orders(game: Game, holes: Sequence[tuple[str, ...]], seats: list[int],
     to_come = game.board_cards - len(known)
     hands = [holes[s] for s in seats]
     rank = game.rank
-    if rank is holdem.rank:  # eval7 straight on its own cards: no text on the way
-        evaluate, cards = holdem.ranking()
+    if game.ranking is not None:  # the game's own card values: no text on the way
+        evaluate, cards = game.ranking()
         remaining = [cards[c] for c in remaining]
         known = [cards[c] for c in known]
         hands = [[cards[c] for c in hole] for hole in hands]
@@ -243,7 +244,7 @@ def _sample(cards: list, k: int, rng: random.Random):
 class _Payout:
     """The deltas of the hand for each order of the live seats' hands, by replaying it."""
 
-    def __init__(self, game: Game, record: dict, live: list[int]) -> None:
+    def __init__(self, game: Game, record: HandRecord, live: list[int]) -> None:
         self._game = game
         self._record = record
         self._live = live
@@ -256,24 +257,15 @@ class _Payout:
             strength = [0] * self._game.players
             for seat, value in zip(self._live, order):
                 strength[seat] = value
-            deltas = self._cache[order] = replay(self._game, self._record, strength)
+            deltas = self._cache[order] = replay_ranked(self._game, self._record, strength)
         return deltas
 
 
-def replay(game: Game, record: dict, strength: list[int]) -> list[int]:
+def replay_ranked(game: Game, record: HandRecord, strength: list[int]) -> list[int]:
     """The hand's deltas if seat ``s``'s hand ranked ``strength[s]``: the record's actions
-    played again on the betting engine (stacks as they started, nothing carried over)."""
+    played again on the betting engine (the one replay of a record,
+    :func:`~pokerbots.server.hands.replay.replay`; stacks as they started, nothing carried
+    over) with placeholder cards that a game ranking by ``strength`` judges."""
     judge = game.ranked_by(lambda hole, board: strength[hole[0]])
-    n = game.players
-    placeholder = Deal(tuple((s,) for s in range(n)), tuple(range(game.board_cards)))
-    hand = Hand(judge, record["button"], placeholder, record.get("stacks_start"))
-    for seat, word, value, _ in record["actions"]:
-        if hand.to_act != seat:
-            raise ValueError(f"hand {record['hand']}: seat {seat} acts out of turn in the record")
-        if word == "FOLD":
-            hand.fold()
-        elif value == hand.legal().call:
-            hand.call()
-        else:
-            hand.raise_to(value)
-    return hand.deltas
+    placeholder = Deal(tuple((s,) for s in range(game.players)), tuple(range(game.board_cards)))
+    return replay(judge, record, deal=placeholder).hand.deltas

@@ -45,6 +45,7 @@ all-in adjustment within a hand and across seatings in a worker.
 from __future__ import annotations
 
 from pokerbots.server.games.base import Game
+from pokerbots.server.hands.record import HandRecord
 from pokerbots.server.scoring.equity import SAMPLES, Orders, Showdowns
 
 #: Adjusted values are whole multiples of 1/SCALE chip (a power of two: sums are exact).
@@ -80,7 +81,7 @@ class LuckAdjuster:
             return 0.0
         return max(0.0, (self._sxy + PRIOR * forced_pot) / (self._sxx + PRIOR))
 
-    def adjust(self, record: dict, showdowns: Showdowns) -> list[float]:
+    def adjust(self, record: HandRecord, showdowns: Showdowns) -> list[float]:
         """Each seat's luck-adjusted result for the hand ``record`` (a referee's hand
         record), counting equities with ``showdowns`` (made for this record)."""
         game = self.game

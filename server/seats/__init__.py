@@ -10,7 +10,9 @@ that carries the referee's messages to them and their replies back.
 ``relays/``    relay programs that sit in a seat: the human seat, Lean Poker and ACPC bots
 
 May import: :mod:`pokerbots.protocol`, :mod:`pokerbots.server.errors` and the layers below
-(games, match, confine, logs). The modules directly in this folder are on the per-message path
-and are compiled with mypyc by ``pip install .``; ``relays/`` is not (its programs run with
-``python -m``).
+(games, hands, scoring, referee, confine, logs). The modules directly in this folder are on the
+per-message path and are compiled with mypyc by ``pip install .``; ``relays/`` is not (its
+programs run with ``python -m``).
+
+Internal (a program uses :mod:`pokerbots.api`).
 """

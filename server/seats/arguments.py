@@ -36,17 +36,13 @@ def is_human_arg(arg: str) -> bool:
     return arg.strip() in HUMAN_ARGS
 
 
-def is_human(spec: BotSpec) -> bool:
-    return spec.label == HUMAN_LABEL
-
-
 def human_spec() -> BotSpec:
     """The seat of the person at this process's terminal (its stdin, stdout and stderr)."""
     fds = [os.dup(0), os.dup(1), os.dup(2)]
     argv = (sys.executable, "-m", "pokerbots.server.seats.relays.human",
             "--in", str(fds[0]), "--out", str(fds[1]), "--err", str(fds[2]))
     return BotSpec(HUMAN_LABEL, argv, pass_fds=tuple(fds), reply_limit=HUMAN_REPLY_LIMIT,
-                   leave_code=EXIT_EOF)
+                   leave_code=EXIT_EOF, person=True)
 
 
 def parse_seats(args) -> list[BotSpec]:
@@ -54,7 +50,7 @@ def parse_seats(args) -> list[BotSpec]:
     specs: list[BotSpec] = []
     for arg in args:
         if is_human_arg(arg):
-            if any(map(is_human, specs)):
+            if any(spec.person for spec in specs):
                 raise BotSpecError("only one seat can be the terminal ('-' or 'human')")
             specs.append(human_spec())
         else:

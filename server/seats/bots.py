@@ -45,6 +45,10 @@ class BotSpec:
     #: board, the cards shown) from a pipe whose descriptor is in POKERBOTS_HANDS_FD: a foreign
     #: protocol may tell a bot more than ours does (see server/adapters/).
     hand_feed: bool = False
+    #: The person at the server's terminal plays this seat (``pokerbots run BOT -``): the one
+    #: test of a person's seat (:func:`~pokerbots.server.seats.arguments.human_spec` sets it).
+    #: Such a seat is not confined, has a reply limit of its own and may leave the table.
+    person: bool = False
 
 
 def parse_program(arg: str) -> BotSpec:

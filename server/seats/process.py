@@ -275,7 +275,7 @@ async def start(spec: BotSpec, *, env: dict, cwd=None, resources: ResourceLimits
     """Start ``spec`` in a session of its own with its resource limits, confined as
     ``confinement`` says (a PID namespace, the sandbox; None: neither), its stderr going to
     ``stderr_fd`` and ``extra_fds`` open in it too. Raises :class:`StartFailed`."""
-    confine = not spec.pass_fds  # a person's seat (the terminal) is the server's own helper
+    confine = not spec.person  # a person's seat (the terminal) is the server's own helper
     argv = list(spec.argv)
     steps = []
     wrapped = False

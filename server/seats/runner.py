@@ -1,12 +1,12 @@
 """The thin trio layer: bot processes as a table the driver plays a referee on.
 
 :func:`play` starts the bots (:mod:`.process`), plays the referee's round on a
-:class:`ProcessTable` with the one driver loop (:mod:`.driver`), and always ends every bot and
-everything it started (:mod:`.reaper`), on a fault and on Ctrl-C or SIGTERM too.
+:class:`ProcessTable` with the one driver loop (:mod:`.referee.driver`), and always ends every bot
+and everything it started (:mod:`.confine.reaper`), on a fault and on Ctrl-C or SIGTERM too.
 
 The table writes each message to the bot's pipe and its transcript (``seatN.in``), times the
-reply on the seat's clock (:mod:`.clock`) and checks that a reply comes alone. It awaits only
-when a reply is not there yet: on one CPU the bot usually answers while ``os.write`` wakes it.
+reply on the seat's clock (:mod:`.referee.clock`) and checks that a reply comes alone. It awaits
+only when a reply is not there yet: on one CPU the bot usually answers while ``os.write`` wakes it.
 Bots are untrusted: each has a reply limit, a start-up limit and a time bank; its stderr is
 drained into a size-capped file; it runs in its own process group with resource limits (and
 under bubblewrap with ``--sandbox``).
@@ -15,7 +15,6 @@ under bubblewrap with ``--sandbox``).
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import os
 import secrets
@@ -24,13 +23,14 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, cast
 
 import trio
 
 from pokerbots.protocol.wire import Kind
 from pokerbots.server.confine import fairness, reaper, sandbox
 from pokerbots.server.errors import BotFault, ServerFault
+from pokerbots.server.hands.record import HandRecord, encode, public_view
 from pokerbots.server.referee.clock import SeatClock, bank_reason, late_reason
 from pokerbots.server.referee.driver import SeatFailure, drive
 from pokerbots.server.referee.referee import Exchange, Referee
@@ -79,7 +79,7 @@ class MatchOutcome:
 
 
 class ProcessTable:
-    """The driver's table (:class:`~.driver.Table`) over bot processes."""
+    """The driver's table (:class:`~.referee.driver.Table`) over bot processes."""
 
     def __init__(self, bots: list[BotProcess], transcripts: list, clocks: list[SeatClock],
                  limits: Limits) -> None:
@@ -264,9 +264,10 @@ HANDS_FD = "POKERBOTS_HANDS_FD"
 
 class HandFeed:
     """Each finished hand's public record, one JSON line, for the seats that ask for it
-    (:attr:`BotSpec.hand_feed`): every action in order, the board, the cards shown, the pots.
-    Nothing private: no hole card that was not shown. Written before the hand's end_hand
-    message goes out, never blocking the server (a relay that does not read loses lines)."""
+    (:attr:`BotSpec.hand_feed`): its :func:`~pokerbots.server.hands.record.public_view`, every
+    action in order, the board, the cards shown, the pots. Nothing private: no hole card that
+    was not shown. Written before the hand's end_hand message goes out, never blocking the
+    server (a relay that does not read loses lines)."""
 
     def __init__(self, referee: Referee) -> None:
         self.referee = referee
@@ -293,8 +294,8 @@ class HandFeed:
     def _hand(self, record: dict, previous) -> None:
         if previous is not None:
             previous(record)
-        public = {key: record[key] for key in PUBLIC_HAND_FIELDS if key in record}
-        line = (json.dumps(public, separators=(",", ":")) + "\n").encode()
+        # A HandRecord, typed as the referee's on_hand passes it: a plain dict.
+        line = (encode(public_view(cast(HandRecord, record))) + "\n").encode()
         for write_end in self.ends.values():
             try:
                 os.write(write_end, line)
@@ -306,11 +307,6 @@ class HandFeed:
             os.close(fd)
         self.ends.clear()
         self._read_ends.clear()
-
-
-#: What a hand record holds that every player may know once the hand is over.
-PUBLIC_HAND_FIELDS = ("hand", "button", "forced", "antes", "actions", "showdown", "board", "pots",
-           "deltas", "stacks_start", "stacks_end")
 
 
 def bot_env(game: str, token: str | None = None) -> dict[str, str]:

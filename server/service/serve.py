@@ -8,8 +8,8 @@ refused, saying how to install it), the address (the port is bound here, so that
 is said at once), and that no other service uses the data folder. A refused service leaves
 nothing behind: the data folder (and its lock) is made only once the address is bound, and
 removed again if the service is refused after that. Then one trio loop runs the scheduler
-(:mod:`.scheduler`) and hypercorn serving the site (:mod:`.web`), its connections timed and
-capped (:mod:`.connections`), until SIGTERM or Ctrl-C: the running tournament stops cleanly
+(:mod:`.jobs.scheduler`) and hypercorn serving the site (:mod:`.site.app`), its connections timed
+and capped (:mod:`.site.connections`), until SIGTERM or Ctrl-C: the running tournament stops cleanly
 (every bot ended) and :func:`serve` returns. Behind a reverse proxy (``behind_proxy``) the
 proxy's ``X-Forwarded-Proto``, ``-For`` and ``-Host`` are the request's (hypercorn's
 ``ProxyFixMiddleware``); otherwise they are ignored.
@@ -82,7 +82,7 @@ class ServeConfig:
     #: Finished tournaments the home page's ladder spans.
     ladder: int = 24
     #: Seconds a request's head, and then its body, may take to arrive; the most connections
-    #: open at once (:mod:`.connections`).
+    #: open at once (:mod:`.site.connections`).
     head_timeout: float = connections.HEAD_TIMEOUT
     body_timeout: float = connections.BODY_TIMEOUT
     max_connections: int = connections.MAX_CONNECTIONS

@@ -23,4 +23,6 @@ One job per module:
 
 May import every layer below it (games ... play); the ``tournament`` and ``standings``
 commands are in :mod:`pokerbots.server.cli`.
+
+Internal: a program runs a tournament through :mod:`pokerbots.api`.
 """

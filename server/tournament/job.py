@@ -113,6 +113,8 @@ def play_match_job(job: dict) -> dict:
             luck[s] += v  # multiples of 1/1024: the sum is exact
 
     cpu = claim_cpu()  # a CPU no other match holds, while one is free
+    # The match's span is the claim's: no two matches' spans overlap on one CPU.
+    result["started"] = time.time()
     try:
         if folder.exists():
             shutil.rmtree(folder)  # an earlier, unfinished attempt at this match
@@ -123,6 +125,7 @@ def play_match_job(job: dict) -> dict:
             deals=deals.dealer(job["seed"]), button=job["button"], folder=folder,
             transcripts=job.get("transcripts", "full"))
         outcome, path = run_match(config, on_hand if adjust else None)
+        finished = time.time()
     except KeyboardInterrupt:
         return {**result, "status": "interrupted"}
     except (MatchSetupError, OSError, ServerFault) as exc:
@@ -130,7 +133,7 @@ def play_match_job(job: dict) -> dict:
     finally:
         release_cpu(cpu)  # a worker plays many matches: the next may get another CPU
     result.update(hands=outcome.hands, bankrolls=outcome.bankrolls, cpu=cpu,
-                  seconds=round(outcome.seconds, 6), finished=time.time())
+                  seconds=round(outcome.seconds, 6), finished=finished)
     if scored:
         result["allin_bankrolls"] = [round(v, 6) for v in allin]
     if adjust:

@@ -3,14 +3,15 @@
 On a terminal: a rich progress bar (matches done of planned, hands per second, time left) and
 the top of the table, refreshed from the store every few seconds. Otherwise (a pipe, a log
 file, CI): one plain line per finished match and per event, nothing that redraws. The live
-table shows the rows of the standings' view (:mod:`.view`), as the text table does.
+table shows the rows of the standings' view (:mod:`.view`), as the text table does, with a
+line under it for each of its columns.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from pokerbots.server.tournament import view
 
@@ -75,7 +76,8 @@ class RichProgress:
     """A progress bar and the live top of the table, on a terminal."""
 
     def __init__(self, counts: dict, names: list[str],
-                 standings: Callable[[], list[dict]]) -> None:
+                 standings: Callable[[], Mapping | list[dict]]) -> None:
+        """``standings()``: the standings document as it stands (or its lines alone)."""
         from rich.console import Group
         from rich.live import Live
         from rich.progress import (
@@ -130,27 +132,35 @@ class RichProgress:
         self.tick()
 
     def _table(self) -> None:
+        from rich.console import Group
         from rich.table import Table
+        from rich.text import Text
 
         started = time.monotonic()
-        rows = view.rows_of(self._standings()[:TOP])
+        found = self._standings()
+        shown = view.of(found if isinstance(found, Mapping) else {"bots": found})
+        rows = shown.rows[:TOP]
         # Recomputing the standings costs more as the store grows: never more than 5% of
         # the time (a big tournament refreshes its table less often).
         spent = time.monotonic() - started
         self._next_table = time.monotonic() + max(TABLE_EVERY, 20 * spent)
         table = Table(title="Top of the table", title_justify="left")
-        columns = ["rank", "bot", "per hand", "± 95%", "units", "hands", "faults"]
+        columns = [("rank", "rank"), ("bot", "bot"), ("raw", "per hand"), ("pm", "± 95%"),
+                   ("units", "units"), ("hands", "hands"), ("faults", "faults")]
         adjusted = [(title, attr) for title, attr in (("all-in adj.", "allin"),
                                                       ("luck adj.", "luck"))
                     if rows and getattr(rows[0], attr) is not None]
-        for title, _ in adjusted:
-            columns += [title, "± 95%"]
-        for column in columns:
-            table.add_column(column, justify="left" if column == "bot" else "right")
+        for title, attr in adjusted:
+            columns += [(attr, title), ("pm", "± 95%")]
+        for _, heading in columns:
+            table.add_column(heading, justify="left" if heading == "bot" else "right")
         for row in rows:
             cells = row.cells()
             for _, attr in adjusted:
                 figure = getattr(row, attr)
                 cells += [figure.text, figure.half_text] if figure else ["-", "-"]
             table.add_row(*cells)
-        self._group.renderables[1] = table
+        legend = shown.legend(columns)
+        width = max(len(heading) for heading, _ in legend)
+        self._group.renderables[1] = Group(table, *(
+            Text(f"{heading:<{width}}  {text}", style="dim") for heading, text in legend))

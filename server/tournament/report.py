@@ -103,5 +103,4 @@ def _context(store: Store, document: dict, link: Callable[[dict], Link]) -> dict
         "faults": [(row, *link(row)) for row in rows if row["status"] == "failed"],
         "options": view_.option_rows(options),
         "entrants": store.entrants(),
-        "separate_note": view_.SEPARATE_NOTE,
     }

@@ -9,13 +9,12 @@ stop it cleanly: the running matches are put back, the standings so far written,
 config resumes.
 
 ``pokerbots tournament`` (server/cli/) parses its options into a config; the service runs the
-config of each of its tournaments in a process of its own (:mod:`..service.tournaments`).
+config of each of its tournaments in a process of its own (:mod:`.service.jobs.tournaments`).
 """
 
 from __future__ import annotations
 
 import enum
-import inspect
 import json
 import os
 import shutil
@@ -27,6 +26,7 @@ from pathlib import Path
 
 from pokerbots.server import games, seeds
 from pokerbots.server.play.options import (
+    LIMIT_DEFAULTS,
     LIMIT_OPTIONS,
     MatchSetupError,
     game_options_from_texts,
@@ -55,11 +55,6 @@ FLAGS = {"game": "--game", "game_options": "the game's options (--stack, --blind
 _RECORDED_DEFAULTS = {"rank_by": "raw", "adjust": True}
 
 STANDINGS_FILE = "standings.json"
-
-#: The default of each bot-limit option (those of limits_from_options).
-_LIMIT_DEFAULTS = {name: p.default
-                   for name, p in inspect.signature(limits_from_options).parameters.items()}
-
 
 class Ending(enum.Enum):
     """How :func:`run_tournament` returned (named as the exit code each is:
@@ -104,15 +99,14 @@ class TournamentConfig:
     rank_by: str = "raw"
     #: Compute the all-in and luck-adjusted figures (``--no-adjust``: neither).
     adjust: bool = True
-    #: The bot-limit options by keyword (see
-    #: :func:`~pokerbots.server.play.options.limits_from_options`); those left out take their
-    #: defaults.
+    #: The bot-limit options by keyword (see :data:`~pokerbots.server.play.options.LIMITS`);
+    #: those left out take their defaults.
     limit_options: dict = field(default_factory=dict)
 
     @property
     def limit_flags(self) -> dict:
         """Every bot-limit option as its flag -> value, as the store records them."""
-        given = {**_LIMIT_DEFAULTS, **self.limit_options}
+        given = {**LIMIT_DEFAULTS, **self.limit_options}
         return {"--" + name.replace("_", "-"): given[name] for name in LIMIT_OPTIONS}
 
 
@@ -316,7 +310,7 @@ def _conduct(results, out: Path, pool, limits: dict, *, resumed: bool,
         _say(head)
         live = sys.stdout.isatty()
         if live:
-            progress = RichProgress(counts, names, lambda: standings.document(results)["bots"])
+            progress = RichProgress(counts, names, lambda: standings.document(results))
         else:
             progress = PlainProgress(counts, names)
         director = Director(results, out, pool, progress, limits=limits,

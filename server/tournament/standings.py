@@ -44,7 +44,12 @@ shrinks as ``1 / sqrt(hands)``, so they separate after about
 
 hands (the t quantile taken as it is now: a slight overestimate while units are few). None
 when the difference is 0 (no number of hands separates two equal figures), when either
-interval is missing, for the last bot, and for a bot out or above one.
+interval is missing, for the last bot, and for a bot out or above one. Two neighbours whose
+intervals overlap are *indistinguishable* (``indistinguishable``) when their difference is 0
+or far inside the noise: when separating them would take more than :data:`INDISTINGUISHABLE`
+(100) times the hands played, that is when the difference is under a tenth of the two
+half-widths summed. Identical bots are that (their difference is the cards' luck, or exactly
+0 with duplicate deals); a count of hands in the millions says nothing more useful.
 
 **Out.** A bot dropped by ``--max-faults`` (its faults reached it), or whose every played match
 failed by its own fault, is *out*: it ranks below every bot still in, in the bankroll ranking
@@ -52,13 +57,17 @@ and in the run-off, whatever its per-hand result (a forfeit charges the big blin
 which is more than some honest bots lose; breaking the rules must never pay). Among themselves
 the bots out rank by per hand. ``out`` and ``out_reason`` say so in each line.
 
-**No hand is not no result.** A bot that played no hand (its opponents failed before hand 0,
-or none of its matches is played yet) has won and lost nothing: ``per_hand`` 0, ``units`` 0,
-no interval. It ranks by that 0 like any other bot, never first or last by accident.
+**No hand is not no result.** A bot that played no hand (its opponents failed before hand 0)
+has won and lost nothing: ``per_hand`` 0, ``units`` 0, no interval. It ranks by that 0 like
+any other bot, never first or last by accident. A bot that has not *played* yet (none of its
+matches is done or failed: the tournament has not reached them, or they were skipped) is
+*unranked*: ``rank`` and ``runoff_rank`` null, listed after every bot ranked (its 0 is no
+result: it must not rank above a bot that played and lost).
 
-**Run-off** (the ACPC's instant run-off): the bots out go last, in their bankroll order; rank the
-other, surviving bots on the matches whose bots all survive, drop the last, repeat; once no
-match is left among the survivors they keep their order from the last ranking. The winner is
+**Run-off** (the ACPC's instant run-off, among the bots ranked): the bots out go last, in
+their bankroll order; rank the other, surviving bots on the matches whose bots all survive,
+drop the last, repeat; once no match is left among the survivors they keep their order from
+the last ranking. The winner is
 the last bot standing; ties drop the bot lower in the total-bankroll ranking.
 """
 
@@ -122,6 +131,9 @@ class Rules:
 
 
 COUNTED = ("done", "failed")
+#: Two neighbours are indistinguishable when separating them would take more than this many
+#: times the hands played (see the module's docstring).
+INDISTINGUISHABLE = 100
 
 
 def seat_results(row: dict, rules: Rules, key: str = "bankrolls") -> list[tuple[float, int]]:
@@ -227,9 +239,9 @@ def ranked_by(rows: list[dict], rules: Rules, *, allin: bool = False) -> str:
 
 
 def table(rows: list[dict], names: list[str], rules: Rules, *, allin: bool = False) -> list[dict]:
-    """Each bot's line of the standings, ranked by :func:`ranked_by` (``rank``;
-    ``runoff_rank``, ``separate_from_next``, ``separate_after_hands`` and ``more_hands``
-    too)."""
+    """Each bot's line of the standings, ranked by :func:`ranked_by` (``rank``, null for a
+    bot that has not played yet; ``runoff_rank``, ``separate_from_next``,
+    ``separate_after_hands``, ``more_hands`` and ``indistinguishable`` too)."""
     shown = figures_of(rows, rules, allin=allin)
     figure = ranked_by(rows, rules, allin=allin)
     if figure not in shown:  # nothing played yet: every figure is 0, the raw one ranks
@@ -262,13 +274,15 @@ def table(rows: list[dict], names: list[str], rules: Rules, *, allin: bool = Fal
                 line[prefix + field] = adjusted[field]
         lines.append(line)
     key = FIGURES[figure][0] + "per_hand"
-    # The bots out last, whatever their result; then per hand, bankroll, name.
-    lines.sort(key=lambda b: (b["out"], -b[key], -b["bankroll"], b["name"]))
-    for i, line in enumerate(lines):
+    # The bots out after those still in, whatever their result, and the bots that have not
+    # played yet after both (unranked); then per hand, bankroll, name.
+    lines.sort(key=lambda b: (not b["matches"], b["out"], -b[key], -b["bankroll"], b["name"]))
+    ranked = [line for line in lines if line["matches"]]
+    for i, line in enumerate(ranked):
         line["rank"] = i + 1
-    order = runoff(rows, [line["name"] for line in lines], rules,
-                   out={line["name"] for line in lines if line["out"]}, figure=figure)
-    for line in lines:
+    order = runoff(rows, [line["name"] for line in ranked], rules,
+                   out={line["name"] for line in ranked if line["out"]}, figure=figure)
+    for line in ranked:
         line["runoff_rank"] = order.index(line["name"]) + 1
     for better, worse in zip(lines, lines[1:] + [None]):
         better.update(separation(better, worse, figure))
@@ -276,9 +290,11 @@ def table(rows: list[dict], names: list[str], rules: Rules, *, allin: bool = Fal
 
 
 def separation(better: dict, worse: dict | None, figure: str = "raw") -> dict:
-    """``separate_from_next``, ``separate_after_hands`` and ``more_hands`` of the line
-    ``better`` and the line ranked just below it (see the module's docstring)."""
-    none = {"separate_from_next": None, "separate_after_hands": None, "more_hands": None}
+    """``separate_from_next``, ``separate_after_hands``, ``more_hands`` and
+    ``indistinguishable`` of the line ``better`` and the line ranked just below it (see the
+    module's docstring)."""
+    none = {"separate_from_next": None, "separate_after_hands": None, "more_hands": None,
+            "indistinguishable": None}
     if worse is None or better["out"] or worse["out"]:
         return none
     prefix = FIGURES[figure][0]
@@ -286,15 +302,18 @@ def separation(better: dict, worse: dict | None, figure: str = "raw") -> dict:
     if a is None or b is None:
         return none
     apart = a[0] > b[1]
-    found = {**none, "separate_from_next": apart}
+    found = {**none, "separate_from_next": apart, "indistinguishable": False}
     difference = better[prefix + "per_hand"] - worse[prefix + "per_hand"]
-    if apart or difference <= 0:
+    if apart:
         return found
+    if difference <= 0:
+        return {**found, "indistinguishable": True}
     halves = (a[1] - a[0]) / 2 + (b[1] - b[0]) / 2
     hands = (better["hands"] + worse["hands"]) / 2
     after = math.ceil(hands * (halves / difference) ** 2)
     return {**found, "separate_after_hands": after,
-            "more_hands": max(after - math.ceil(hands), 0)}
+            "more_hands": max(after - math.ceil(hands), 0),
+            "indistinguishable": after > INDISTINGUISHABLE * hands}
 
 
 def runoff(rows: list[dict], ranked: list[str], rules: Rules, *,
@@ -383,7 +402,9 @@ def document(store) -> dict:
         "matches": {"planned": len(rows), "done": counts["done"], "failed": counts["failed"],
                     "skipped": counts["skipped"]},
         "bots": lines,
-        "runoff": [line["name"] for line in sorted(lines, key=lambda x: x["runoff_rank"])],
+        "runoff": [line["name"] for line in sorted(
+            (line for line in lines if line["runoff_rank"] is not None),
+            key=lambda x: x["runoff_rank"])],
         "crosstable": crosstable(rows, [line["name"] for line in lines], rules),
     }
     if figure != rules.rank_by:

@@ -11,6 +11,11 @@ The terminal text (:mod:`.text`), the live table (:mod:`.progress`), ``report.ht
 (:mod:`.report`) and the service's pages all render this one view: none of them computes a
 figure or formats a number of its own.
 
+**Every column is explained under its table**, one line each, and only the columns a table
+shows (:meth:`StandingsView.legend`: each renderer names its columns by the keys of
+:meth:`StandingsView.explanations`). A table shows the run-off column only when the rows have
+run-off ranks (a ladder has none) and the ``out`` column only when a bot is out.
+
 **How figures are printed** (:class:`Figure`): the 95% interval's half width (the ``±``) to 3
 significant digits; the per-hand figure and the interval's ends to the same decimal place
 (``+230 ± 1230``, ``[-1250, +1200]``, never ``+226.1380`` beside ``[-1254.1327,
@@ -23,8 +28,10 @@ A document stored by an older service may lack some keys; a missing figure reads
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from pokerbots.server.tournament.standings import INDISTINGUISHABLE
 
 #: Width in pixels of the drawing of one bot's interval.
 BAR_WIDTH = 150
@@ -34,11 +41,10 @@ FIGURE_NAMES = {"raw": "the raw figure (chips won per hand)",
                 "allin": "the all-in adjusted figure",
                 "luck": "the luck-adjusted figure"}
 
-
-#: What the ``apart from next`` column says.
-SEPARATE_NOTE = ("Apart from next: whether the 95% intervals of the bot and the next one are"
-                 " disjoint; if not, about how many more hands each would need at the present"
-                 " variance.")
+#: What a table's rank column says of a bot that has not played yet.
+UNRANKED = "unranked"
+#: What the ``apart from next`` column says of two bots that cannot be told apart.
+INDISTINGUISHABLE_TEXT = "indistinguishable"
 
 
 def signed(value, digits: int = 4) -> str:
@@ -127,13 +133,19 @@ class Figure:
         return self.text if self.ci95 is None else f"{self.text} ± {self.half_text}"
 
     @property
-    def interval_text(self) -> str:
+    def ends_text(self) -> tuple[str, str] | None:
+        """The interval's ends as printed (none without an interval)."""
         if self.ci95 is None:
-            return "-"
+            return None
         at = self._at
         if at is None:  # a zero-width interval: the figure's own digits
-            return f"[{self.text}, {self.text}]"
-        return f"[{number(self.ci95[0], at)}, {number(self.ci95[1], at)}]"
+            return self.text, self.text
+        return number(self.ci95[0], at), number(self.ci95[1], at)
+
+    @property
+    def interval_text(self) -> str:
+        ends = self.ends_text
+        return "-" if ends is None else f"[{ends[0]}, {ends[1]}]"
 
     @property
     def tone(self) -> str:
@@ -176,14 +188,21 @@ class Row:
     out: bool = False
     out_reason: str | None = None
     #: Whether this bot's interval and the next bot's are disjoint (none: no next bot, no
-    #: interval), and if not about how many more hands each would need.
+    #: interval), and if not about how many more hands each would need, and whether the two
+    #: are indistinguishable (their difference 0 or far inside the noise).
     separate_from_next: bool | None = None
     more_hands: int | None = None
+    indistinguishable: bool = False
 
     @classmethod
     def of(cls, line: Mapping) -> Row:
         """The row of a ``standings.json`` line."""
         raw = Figure.of(line)
+        if "indistinguishable" in line:
+            indistinguishable = bool(line["indistinguishable"])
+        else:  # an older document: overlapping intervals and no count, equal figures
+            indistinguishable = (line.get("separate_from_next") is False
+                                 and line.get("more_hands") is None)
         return cls(rank=line.get("rank"), name=line["name"], per_hand=raw.per_hand,
                    stderr=raw.stderr, ci95=raw.ci95, half=raw.half,
                    hands=line.get("hands", 0), matches=line.get("matches", 0),
@@ -194,13 +213,22 @@ class Row:
                    units=line.get("units"), out=bool(line.get("out")),
                    out_reason=line.get("out_reason"),
                    separate_from_next=line.get("separate_from_next"),
-                   more_hands=line.get("more_hands"))
+                   more_hands=line.get("more_hands"), indistinguishable=indistinguishable)
 
     @property
     def raw(self) -> Figure:
         return Figure(self.per_hand, self.stderr, self.ci95)
 
     # -- as printed ---------------------------------------------------------------------
+
+    @property
+    def rank_text(self) -> str:
+        """The rank, or ``unranked`` for a bot that has not played yet."""
+        return UNRANKED if self.rank is None else str(self.rank)
+
+    @property
+    def runoff_text(self) -> str:
+        return "-" if self.runoff_rank is None else str(self.runoff_rank)
 
     @property
     def per_hand_text(self) -> str:
@@ -240,10 +268,13 @@ class Row:
 
     @property
     def separate_text(self) -> str:
-        """``yes`` (this bot's interval and the next one's are disjoint), ``~12,300 more``
-        (about the hands each would need), or ``-``."""
+        """``yes`` (this bot's interval and the next one's are disjoint),
+        ``indistinguishable`` (their difference is 0 or far inside the noise), ``~12,300
+        more`` (about the hands each would need), or ``-``."""
         if self.separate_from_next:
             return "yes"
+        if self.indistinguishable:
+            return INDISTINGUISHABLE_TEXT
         if self.more_hands is None:
             return "-"
         return f"~{_count(self.more_hands)} more"
@@ -255,7 +286,7 @@ class Row:
 
     def cells(self) -> list[str]:
         """Rank, bot, per hand, ±, units, hands, faults: the columns of the live table."""
-        return [str(self.rank), self.name, self.per_hand_text, self.half_text,
+        return [self.rank_text, self.name, self.per_hand_text, self.half_text,
                 self.units_text, self.hands_text, str(self.faults)]
 
 
@@ -342,6 +373,93 @@ class StandingsView:
             return ("Intervals: Student's t over each bot's units, one unit per deal set of a"
                     " table (its seatings summed: they share the cards).")
         return "Intervals: Student's t over each bot's units, one unit per match."
+
+    @property
+    def has_runoff(self) -> bool:
+        """Whether the rows have run-off ranks (a tournament's do, a ladder's not)."""
+        return any(row.runoff_rank is not None for row in self.rows)
+
+    @property
+    def has_out(self) -> bool:
+        """Whether a bot is out of the ranking (the ``out`` column is shown then)."""
+        return any(row.out for row in self.rows)
+
+    def explanations(self) -> dict[str, str]:
+        """What each column a table of this view may show says, in a line, by key: ``rank``,
+        ``bot``, ``version``, ``raw`` (the per-hand figure), ``pm`` (a ``± 95%`` column),
+        ``raw_pm``, ``allin_pm``, ``luck_pm`` (a figure with its ``±`` in one column),
+        ``interval``, ``units``, ``hands``, ``matches``, ``faults``, ``runoff``, ``bankroll``,
+        ``allin``, ``luck``, ``apart``, ``out``."""
+        rank = f"the place by {FIGURE_NAMES.get(self.rank_by, self.rank_by)}, best first"
+        if self.has_out:
+            rank += "; a bot out ranks below every bot still in"
+        if any(row.rank is None for row in self.rows):
+            rank += f"; {UNRANKED}: it has not played yet"
+        unit = ("deal set of a table (its seatings summed: they share the cards)"
+                if self.unit == "deal set" else "match")
+        pm = ", ± half its 95% interval"
+        found = {
+            "rank": rank,
+            "bot": "the bot's name",
+            "version": "the version that played (its VERSION file, else the start of its"
+                       " files' sha256)",
+            "raw": "chips won per hand played (a forfeit is charged over the whole planned"
+                   " match; a bot that played no hand has 0)",
+            "pm": "half the width of the 95% interval of the figure on its left (rounded to"
+                  " the same decimal place)",
+            "interval": "the 95% confidence interval of its chips per hand (Student's t"
+                        " over its units; none from fewer than 2)",
+            "units": f"the independent units its interval stands on: one unit per {unit}",
+            "hands": "hands played (and the planned hands a forfeit charged)",
+            "matches": "matches played (done, or stopped by a bot's fault)",
+            "faults": "matches it stopped by breaking a rule (it forfeits the rest of each)",
+            "runoff": "its place in the instant run-off (drop the weakest bot, rank the"
+                      " others again on their matches among themselves, repeat)",
+            "bankroll": "chips won in all, forfeits charged",
+            "allin": "chips per hand with each pot all-in before the last card scored at the"
+                     " seats' equity over every board that could have come",
+            "luck": "chips per hand less the luck of the cards dealt (unbiased whatever the"
+                    " bots, and less noisy than the raw figure)",
+            "apart": f"yes: its 95% interval and the next bot's are disjoint; ~N more: about"
+                     f" how many more hands each would need for that at the present variance;"
+                     f" {INDISTINGUISHABLE_TEXT}: their figures are equal, or so close that it"
+                     f" would take over {INDISTINGUISHABLE} times the hands played",
+            "out": "out of the ranking (dropped by --max-faults, or every match it played"
+                   " failed by its fault), and why",
+        }
+        for key in ("raw", "allin", "luck"):
+            found[key + "_pm"] = found[key] + pm
+        return found
+
+    def legend(self, columns: Sequence[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+        """``(heading, what it says)`` for each of a table's ``columns`` (``(key of
+        :meth:`explanations`, heading)``, in the table's order), once per heading."""
+        explained = self.explanations()
+        found: dict[str, str] = {}
+        for key, heading in columns:
+            found.setdefault(heading, explained[key])
+        return tuple(found.items())
+
+    def html_columns(self, versions: bool = False) -> tuple[tuple[str, str], ...]:
+        """The columns of the HTML table (``templates/standings_table.html``), as
+        :meth:`legend` takes them (``versions``: with a version column)."""
+        columns = [("rank", "rank"), ("bot", "bot")]
+        if versions:
+            columns.append(("version", "version"))
+        columns += [("raw_pm", "per hand ± 95%"), ("interval", "95% interval"),
+                    ("units", "units"), ("hands", "hands"), ("matches", "matches"),
+                    ("faults", "faults")]
+        if self.has_runoff:
+            columns.append(("runoff", "run-off"))
+        columns.append(("bankroll", "bankroll"))
+        if self.allin:
+            columns.append(("allin_pm", "all-in adjusted per hand ± 95%"))
+        if self.luck:
+            columns.append(("luck_pm", "luck-adjusted per hand ± 95%"))
+        columns.append(("apart", "apart from next"))
+        if self.has_out:
+            columns.append(("out", "out"))
+        return tuple(columns)
 
     @property
     def rank_by_text(self) -> str:
@@ -450,8 +568,8 @@ def of(document: Mapping) -> StandingsView:
     counts = document.get("matches") or {}
     runoff = document.get("runoff")
     if runoff is None:
-        runoff = [r.name for r in sorted(rows, key=lambda r: (r.runoff_rank is None,
-                                                              r.runoff_rank or 0))]
+        runoff = [r.name for r in sorted(rows, key=lambda r: r.runoff_rank or 0)
+                  if r.runoff_rank is not None]
     names = tuple(row.name for row in rows)
     table = document.get("crosstable")
     return StandingsView(

@@ -91,7 +91,7 @@ def test_pages_show_every_name_label_and_error_as_text(served):
     for text in (EVIL_NAME, EVIL_LABEL):
         assert text not in page  # never as markup...
         assert html.escape(text) in page  # ...always as text
-    assert '<svg class="chart"' in page
+    assert '<svg class="chart tournaments"' in page
     for external in ("<script", "<link", "<img", "<iframe", 'src="', "http://", "https://"):
         assert external not in page  # nothing loaded from anywhere, no script
     assert "Bots run in a sandbox" in page or "Bots run without a sandbox" in page

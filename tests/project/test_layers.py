@@ -19,22 +19,31 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 #: The layers of server/, lowest first: a module may import from its own layer and the ones
-#: before it. The modules at the top of server/ (``errors``, the package itself) come first.
+#: before it. The modules at the top of server/ (``errors``, the package itself) come first;
+#: ``api`` (server/api/, imported as ``pokerbots.api``), the public surface, is the top layer:
+#: it may import any layer, and nothing imports it.
 LAYERS = ("", "games", "hands", "scoring", "referee", "confine", "logs", "seats", "play",
-          "tournament", "service", "cli")
+          "tournament", "service", "cli", "api")
 #: Third-party modules that only server/cli/ may import.
 CLI_ONLY = ("click",)
 #: What ``import pokerbots.protocol.client`` must not load.
 SERVER_DEPENDENCIES = ("trio", "click", "rich", "eval7", "starlette", "hypercorn")
 
 
+#: Each source folder and the package it is imported as (pyproject.toml's package-dir).
+PACKAGES = (("server", "pokerbots.server"), ("server/api", "pokerbots.api"),
+            ("protocol", "pokerbots.protocol"))
+
+
 def module_names(root: Path) -> dict[str, Path]:
-    """Every module of the two packages under ``root``: import name -> file."""
+    """Every module of the packages under ``root``: import name -> file."""
     found = {}
-    for folder, package in (("server", "pokerbots.server"), ("protocol", "pokerbots.protocol")):
+    for folder, package in PACKAGES:
         for path in (root / folder).rglob("*.py"):
             if "templates" in path.parts:
                 continue
+            if folder == "server" and path.relative_to(root / folder).parts[0] == "api":
+                continue  # pokerbots.api
             parts = list(path.relative_to(root / folder).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()
@@ -76,8 +85,11 @@ def imports(name: str, path: Path, modules: dict[str, Path]) -> list[tuple[str, 
 
 
 def layer_of(name: str) -> int | None:
-    """The index in LAYERS of a server module, None for anything else."""
+    """The index in LAYERS of a server module (``pokerbots.api`` too), None for anything
+    else."""
     parts = name.split(".")
+    if parts[:2] == ["pokerbots", "api"]:
+        return LAYERS.index("api")
     if parts[:2] != ["pokerbots", "server"]:
         return None
     if len(parts) == 2 or parts[2] not in LAYERS:
@@ -99,7 +111,8 @@ def violations(root: Path) -> list[str]:
                 found.append(f"{where}:{line} imports {target}: only server/cli/ may")
             if not target.startswith("pokerbots."):
                 continue
-            if name.startswith("pokerbots.protocol") and target.startswith("pokerbots.server"):
+            if name.startswith("pokerbots.protocol") and target.startswith(
+                    ("pokerbots.server", "pokerbots.api")):
                 found.append(f"{where}:{line} imports {target}: protocol/ imports nothing of"
                              " server/")
             theirs = layer_of(target)
@@ -152,7 +165,7 @@ def test_the_layers_import_downwards_only_and_without_cycles():
 
 
 def copy_tree(tmp_path: Path) -> Path:
-    for folder in ("server", "protocol"):
+    for folder in ("server", "protocol"):  # server/api (pokerbots.api) with server/
         shutil.copytree(ROOT / folder, tmp_path / folder,
                         ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     return tmp_path
@@ -186,6 +199,29 @@ def test_click_outside_the_command_line_and_server_in_protocol_are_caught(tmp_pa
     found = violations(root)
     assert any("server/play/match.py" in v and "only server/cli/" in v for v in found)
     assert any("protocol/wire.py" in v and "imports nothing of server/" in v for v in found)
+
+
+def test_nothing_imports_the_public_surface(tmp_path):
+    """``pokerbots.api`` is the top layer: the command line, the highest layer below it, may
+    not import it either (it calls the libraries the surface offers, directly)."""
+    root = copy_tree(tmp_path)
+    plant(root / "server/cli/run.py", "def _sneak():\n    from pokerbots.api import run_match\n")
+    plant(root / "protocol/client.py", "def _sneak():\n    import pokerbots.api\n")
+    found = violations(root)
+    assert any("server/cli/run.py" in v and "higher layer api" in v for v in found), found
+    assert any("protocol/client.py" in v and "imports nothing of server/" in v for v in found)
+
+
+def test_every_package_but_the_public_surface_says_it_is_internal():
+    """A reader of any package's docstring learns that it is internal (the client library's
+    package says which of its modules is public); pokerbots.api says it is the surface."""
+    said = {}
+    for name, path in module_names(ROOT).items():
+        if path.name == "__init__.py":
+            said[name] = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    assert "pokerbots.api" in said and "pokerbots.server.service.site" in said
+    assert "public surface" in said.pop("pokerbots.api")
+    assert [name for name, doc in said.items() if "internal" not in doc.lower()] == []
 
 
 def test_the_client_library_loads_nothing_of_the_server():

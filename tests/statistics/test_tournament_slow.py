@@ -15,11 +15,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from test_kuhn_equilibrium_stats import caller, position_values, two_player
 
 from pokerbots.server.tournament import standings
 
 from dask_cluster import dask_cluster, free_port, matches  # noqa: F401 (a fixture)
+from kuhn_exact import caller, position_values, two_player
 from processes import pokerbots, processes_mentioning
 from waiting import wait_for
 

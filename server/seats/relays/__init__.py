@@ -9,6 +9,8 @@ one entry in :data:`KINDS`; :func:`parse` is how ``bots.py`` turns a bot argumen
 relay's command line, and :func:`check_table` refuses, before anything starts, a table an
 adapter cannot play. A relay module is imported only when a seat is of its kind: a match of
 ordinary bots starts without loading HTTP and socket code it does not use.
+
+Internal (a program uses :mod:`pokerbots.api`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 An ACPC agent is a program that connects to a dealer over TCP and speaks the ACPC protocol
 2.0.0 (``VERSION:2.0.0``, then ``MATCHSTATE`` lines, answered with the state and ``f``, ``c`` or
 ``r``). This relay, started by the server as the seat's bot, plays that dealer: when the round
-starts it writes the game definition file of the match's table (:mod:`.acpc_format`), listens
+starts it writes the game definition file of the match's table (:mod:`.logs.acpc_format`), listens
 on a free loopback port, starts the agent's command with ``{game}``, ``{host}`` and ``{port}``
 filled in, and waits for it to connect and send its version (all within the start-up limit).
 Then it translates both ways, as the ACPC dealer would talk to it:

@@ -2,7 +2,7 @@
 
 The server starts every seat in a session of its own, so a seat cannot open ``/dev/tty``.
 The human seat is therefore this small relay program, started like any bot, which inherits
-the server's terminal as extra file descriptors (:attr:`BotSpec.pass_fds`). It prints each
+the server's terminal as extra file descriptors (:attr:`.bots.BotSpec.pass_fds`). It prints each
 server message to the terminal exactly as a bot receives it, reads the person's line and
 forwards it unchanged: the judging and the errors are the server's, the same a bot gets.
 

@@ -3,7 +3,7 @@
 A relay is a bot program (started by the server like any other) whose decisions come from
 somewhere else: a Lean Poker player over HTTP, an ACPC agent over TCP. It reads the server's
 messages with the client library (the one parser) and answers through it; :class:`Relay` is
-the :class:`~pokerbots.protocol.client.Bot` it plays, with a :class:`~.follow.HandFollower`
+the :class:`~pokerbots.protocol.client.Bot` it plays, with a :class:`~.hands.follow.HandFollower`
 for each hand. When the other side cannot be understood (it is unreachable, answers something
 that is no action, goes away) the relay says why on stderr and exits with code 1: the server
 then ends the round with its usual paragraph for that seat (the message sent, what was legal)

@@ -8,4 +8,6 @@
 ``submissions``  the submissions folder: bot folders, versions (label, digest), entry points,
                  copies
 ``links``        where a folder's symbolic links lead, followed as the file system will
+
+Internal.
 """

@@ -5,7 +5,7 @@ bits) and a new salt (:data:`SALT_BYTES` random bytes, written as hexadecimal di
 *commitment* is the SHA-256 of the ASCII text ``SALT:SEED`` (the salt's hexadecimal digits, a
 colon, the seed in decimal), in hexadecimal (:func:`commitment`). The tournament's page and the
 API show the commitment from the moment the tournament is created; the seed and the salt are
-the organiser's (:mod:`.visibility`). When the organiser reveals them (:func:`reveal`, the
+the organiser's (:mod:`.site.visibility`). When the organiser reveals them (:func:`reveal`, the
 command ``pokerbots reveal``), the page shows both with a command that recomputes the
 commitment (:func:`check_command`): anyone can then check that the seed was fixed before the
 tournament played, and derive every match seed and every card from it

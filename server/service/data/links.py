@@ -12,7 +12,7 @@ resolution follows more than :data:`MAX_FOLLOWED` links (Linux's own limit), is 
 the file system would not open it.
 
 The cost is linear: each node is made once, each link's target is walked once.
-:mod:`.archives` builds a tree from an archive's headers before anything is written;
+:mod:`.uploads.archives` builds a tree from an archive's headers before anything is written;
 :mod:`.submissions` from a copied folder, whose links anyone with access to the submissions
 folder may have made.
 """

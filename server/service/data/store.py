@@ -22,13 +22,25 @@ request reads through a connection of its own, and never blocks it. Tables:
                  ``commitment`` (:mod:`.commitments`; NULL in a tournament started before
                  there were any), ``revealed`` (when its seed and salt were made public, or
                  NULL)
-``matches``      every match of every tournament, numbered across all of them: the
-                 tournament's row for it (``match_no`` is its id there) copied over as it
-                 plays, ``log_dir`` relative to the data folder
+``matches``      a cache of every tournament's match rows (see below), numbered across all
+                 of them (``match_no`` is the row's id in its tournament's store),
+                 ``log_dir`` relative to the data folder
 ``teams``        the teams that upload their bot (:mod:`.teams`): ``name`` (its bot's name),
                  ``organiser`` (1: sees everything, uploads nothing), ``key`` (its token's
                  first characters, which find its row), ``salt`` and ``hash`` (scrypt of its
                  token; all three NULL once revoked), ``created``, ``revoked``
+
+The match rows are the tournament's: its own store (``results.sqlite`` in its folder, written
+by its process: :mod:`pokerbots.server.tournament.results_store`) is the truth, and
+``matches`` holds a copy of its ``matches`` table, each row as it was when last copied
+(status, hands, bankrolls, culprit, error, log folder, times), never written otherwise. The
+scheduler refreshes the copy every few seconds while the tournament plays and once when its
+process ends (:meth:`Store.copy_matches`); a resumed tournament's rows are refreshed in
+place, keeping their numbers. The copy is kept, rather than each page reading every
+tournament's store, because the site asks across tournaments (a bot's failed matches, its
+latest matches: one indexed query), names a match by one number across them (its address),
+and reads only this store, with one read-only connection a request, never a file the
+tournament's process is writing.
 
 Paths are stored relative to the data folder, so that the folder can move, and so are the
 paths in the texts the workers write (smoke reports, fault paragraphs, a failed tournament's
@@ -308,8 +320,9 @@ class Store(Database):
     # -- matches ---------------------------------------------------------------------------
 
     def copy_matches(self, tournament_id: int, rows: list[dict]) -> None:
-        """Copy a tournament's match rows (as its own store has them) in; each keeps the
-        number it got the first time."""
+        """Refresh the cache of a tournament's match rows from ``rows``, as its own store
+        (the truth) has them now: a row new here is added, one seen before is overwritten
+        and keeps the number it got the first time."""
         values = [(tournament_id, r["id"], r["table_no"], r["deal_set"], r["seating_no"],
                    json.dumps(r["seating"]), r["status"], r["hands"],
                    None if r["bankrolls"] is None else json.dumps(r["bankrolls"]),

@@ -6,4 +6,6 @@
 ``tournaments``  a tournament as an ordinary ``pokerbots tournament``, in a process of its own
 ``workers``      those processes: a session of their own, a signal to stop, death with the
                  service
+
+Internal.
 """

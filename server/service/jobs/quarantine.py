@@ -1,8 +1,8 @@
 """Quarantine: a new version plays ``pokerbots smoke`` before it may play a tournament.
 
-The test is the smoke test's own code (:func:`pokerbots.server.play.smoke.plan` and
-:func:`~pokerbots.server.play.smoke.run_case`) for the service's game, its options and its table
-size: the bot takes every seat, ``ROUNDS`` rounds of ``HANDS`` hands each (smoke's defaults),
+The test is the smoke test's own loop (:class:`pokerbots.server.play.smoke.SmokeRun`, as
+``pokerbots smoke --players K --exitfirst`` plays it) for the service's game, its options and
+its table size: the bot takes every seat, smoke's default rounds of its default hands each,
 against the random bot, under the limits (and the sandbox) the tournaments use. It stops at
 the first failure, whose paragraph, reason and transcript become the version's page.
 
@@ -25,10 +25,6 @@ from pathlib import Path
 from pokerbots.server.errors import Exit
 from pokerbots.server.service.jobs import workers
 
-#: Rounds per seat and hands per round: ``pokerbots smoke``'s defaults.
-ROUNDS = 2
-HANDS = 30
-SEED = 1
 #: Seconds the test gets to end after SIGINT, before it is killed.
 GRACE = 20.0
 
@@ -52,22 +48,24 @@ def test(job: dict) -> dict:
     # Named by its entry point, as its team knows it: the reports, summary.json and the hand
     # history quote no path of the service's.
     spec = dataclasses.replace(parse_bot(shlex.quote(str(entry))), label=entry.name)
-    cases = smoke.plan([job["game"]], [job["players"]], ROUNDS, SEED)
-    logs = Path(job["logs"])
-    limits = limits_from_dict(job["limits"])
-    for number, case in enumerate(cases, 1):
-        try:
-            result = smoke.run_case(case, spec, hands=HANDS, logs=logs, limits=limits,
-                                    game_texts=job["game_texts"])
-        except MatchSetupError as exc:
-            return {"passed": False, "cases": number, "reason": "the smoke test could not"
-                    f" start: {exc}", "report": str(exc), "logs": None, "transcript": None}
-        if not result.passed:
-            report = _for_the_team(result.report + f"\nReproduce: {result.command}")
-            return {"passed": False, "cases": number,
-                    "reason": _for_the_team(f"{case.name}: {result.reason}"), "report": report,
-                    "logs": str(result.logs), "transcript": transcript_name(case.seat)}
-    return {"passed": True, "cases": len(cases)}
+    cases = smoke.plan([job["game"]], [job["players"]], smoke.ROUNDS, smoke.SEED)
+    run = smoke.SmokeRun(cases, spec, hands=smoke.HANDS, logs=Path(job["logs"]),
+                         limits=limits_from_dict(job["limits"]),
+                         game_texts={job["game"]: job["game_texts"]}, exitfirst=True)
+    try:
+        for _ in run:
+            pass
+    except MatchSetupError as exc:
+        return {"passed": False, "cases": len(run.results) + 1, "reason": "the smoke test could"
+                f" not start: {exc}", "report": str(exc), "logs": None, "transcript": None}
+    result = run.failure
+    if result is None:
+        return {"passed": True, "cases": len(run.results)}
+    case = result.case
+    report = _for_the_team(result.report + f"\nReproduce: {result.command}")
+    return {"passed": False, "cases": len(run.results),
+            "reason": _for_the_team(f"{case.name}: {result.reason}"), "report": report,
+            "logs": str(result.logs), "transcript": transcript_name(case.seat)}
 
 
 def _for_the_team(text: str) -> str:

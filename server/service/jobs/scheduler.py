@@ -6,7 +6,7 @@ Three trio tasks share the store (only they write to it, one at a time: they run
                  one seen; a folder that changed is taken once it is *steady*: the same on
                  two looks at least ``STEADY`` seconds apart (a folder still being copied
                  is not tested half-copied), and still the same after its copy. It is
-                 copied into the data folder and read (:mod:`.submissions`): a new version
+                 copied into the data folder and read (:mod:`.data.submissions`): a new version
                  is ``testing`` (or ``rejected``, with the reason); a folder that went away
                  withdraws its bot (not a team's: its bot is uploaded, :mod:`.uploads`,
                  and takes the same way in, :meth:`Service.place` then
@@ -23,7 +23,7 @@ Three trio tasks share the store (only they write to it, one at a time: they run
                  the tests under way; it plays among the admitted versions of
                  the bots whose folders are there, when there are at least ``players`` of
                  them (else it waits for them), with a new seed and its commitment
-                 (:mod:`.commitments`).
+                 (:mod:`.data.commitments`).
 
 Cancelling :meth:`Service.run` stops everything cleanly: the tournament process gets SIGTERM
 and ends its matches (every bot ended), the running test is stopped; both are recorded as
@@ -68,7 +68,8 @@ STEADY = 2.0
 SETTLE = 30.0
 #: Seconds before a tournament stopped while the service runs is resumed.
 RETRY = 10.0
-#: Seconds between two copies of a running tournament's matches into the store.
+#: Seconds between two refreshes of the store's copy of a running tournament's match rows
+#: (a cache of its own store: :mod:`pokerbots.server.service.data.store`).
 FOLLOW = 3.0
 #: Where the data folder keeps each version's copy, smoke logs and tournaments.
 BOTS, QUARANTINE, TOURNAMENTS = "bots", "quarantine", "tournaments"

@@ -11,7 +11,7 @@ The process is ``python -m pokerbots.server.service.jobs.tournaments SERVICE_PID
 :mod:`.workers`), its output in the tournament's log file. SIGTERM stops it as it stops
 ``pokerbots tournament``: every bot ended, the running matches put back, the standings so far
 written. Its exit code is the
-tournament command's (:class:`.exits.Exit`): 0 done, 130 or 143 interrupted, 2 the job no
+tournament command's (:class:`~.errors.Exit`): 0 done, 130 or 143 interrupted, 2 the job no
 longer fits its folder (a bot's copy was changed), 3 the tournament could not go on.
 """
 

@@ -2,7 +2,7 @@
 
 A worker runs in a session of its own (the terminal's Ctrl-C reaches the service alone, which
 stops each worker once, in its own way), is told the service's process id so that it dies
-with it (:func:`..tournament.pool.die_with_parent`, which watches the service's process, not
+with it (:func:`.tournament.pool.die_with_parent`, which watches the service's process, not
 the thread that started the worker: trio starts processes from worker threads, which it
 retires when idle), and when the service cancels it gets
 ``stop_signal`` and ``grace`` seconds to end its matches cleanly before it is killed.

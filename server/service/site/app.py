@@ -1,4 +1,4 @@
-"""The web site: a Starlette application, served by hypercorn on trio (:mod:`.command`).
+"""The web site: a Starlette application, served by hypercorn on trio (:mod:`.serve`).
 
 Starlette rather than Quart-Trio: the site is a dozen routes of server-rendered text and
 files, and Starlette is exactly that (routing, responses, files streamed from disk) in a small
@@ -57,11 +57,11 @@ from starlette.staticfiles import StaticFiles
 from pokerbots.server import games
 from pokerbots.server.games import holdem
 from pokerbots.server.logs import folder as folder_
+from pokerbots.server.service.data.store import FILE, reader, relative_text
+from pokerbots.server.service.data.teams import Team, Unchecked
 from pokerbots.server.service.site import auth, pages, replay, visibility
 from pokerbots.server.service.site import ladder as ladder_
 from pokerbots.server.service.site.cache import Generation, Kept
-from pokerbots.server.service.data.store import FILE, reader, relative_text
-from pokerbots.server.service.data.teams import Team, Unchecked
 from pokerbots.server.tournament import report, results_store
 from pokerbots.server.tournament import standings as standings_
 
@@ -73,7 +73,9 @@ HEADERS = [
      b"default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; base-uri 'none';"
      b" form-action 'self'; frame-ancestors 'none'"),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    # same-origin, not no-referrer: under no-referrer a browser sends "Origin: null" with the
+    # site's own forms, which the cross-site check must refuse (no login would ever work).
+    (b"referrer-policy", b"same-origin"),
 ]
 TEXT = "text/plain; charset=utf-8"
 
@@ -273,7 +275,7 @@ def create_app(data: Path, now: Callable[[], pages.Now],
                ladder_size: int = ladder_.DEFAULT_TOURNAMENTS, *, uploads=None):
     """The site of the service whose data folder is ``data``; ``now()`` tells what the
     scheduler is doing; the home page's ladder spans the last ``ladder_size`` tournaments;
-    ``uploads`` (:class:`.uploads.Uploads`) takes the teams' bots. eval7 is loaded here,
+    ``uploads`` (:class:`.uploads.routes.Uploads`) takes the teams' bots. eval7 is loaded here,
     before the site answers (a replay ranks hands)."""
     holdem.ranking()
     site = Site(data)
@@ -513,7 +515,8 @@ def create_app(data: Path, now: Callable[[], pages.Now],
     ]
 
     async def missing(request: Request, exc) -> Response:
-        return not_found(f"Nothing is at {request.url.path}.")
+        viewer = await site.viewer(request, site.generation())  # the header's log out
+        return not_found(f"Nothing is at {request.url.path}.", viewer)
 
     app = Starlette(routes=routes, exception_handlers={404: missing})
     app.state.data = data  # for auth.viewer_of

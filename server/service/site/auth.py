@@ -1,4 +1,4 @@
-"""Who is asking: a request's team, from its token (:mod:`.teams`).
+"""Who is asking: a request's team, from its token (:mod:`.data.teams`).
 
 A request carries a token in ``Authorization: Bearer TOKEN`` (a script, ``pokerbots submit``)
 or in the cookie ``pokerbots_token`` that ``POST /login`` sets (a browser): HTTP-only (no
@@ -25,9 +25,9 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from pokerbots.server.service.site import pages
 from pokerbots.server.service.data.store import Store, reader
 from pokerbots.server.service.data.teams import Team, Unchecked, check
+from pokerbots.server.service.site import pages
 
 COOKIE = "pokerbots_token"
 #: The most bytes of a login form read (a token is about 100).
@@ -89,7 +89,7 @@ def viewer_of(request: Request, store: Store | None = None) -> Team | None:
 
 
 def checked_viewer(request: Request, store: Store | None = None) -> Team | Unchecked | None:
-    """As :func:`viewer_of`, telling a token that was not checked (:class:`.teams.Unchecked`:
+    """As :func:`viewer_of`, telling a token that was not checked (:class:`.data.teams.Unchecked`:
     its key or its client failed lately) from a wrong one (None)."""
     token = token_of(request)
     if token is None:
@@ -119,7 +119,7 @@ def team_of(data: Path, token: str, client: str | None = None) -> Team | None:
 
 def checked_team_of(data: Path, token: str, client: str | None = None
                     ) -> Team | Unchecked | None:
-    """As :func:`team_of`, telling a token that was not checked now (:class:`.teams.Unchecked`)
+    """As :func:`team_of`, telling a token that was not checked now (:class:`.data.teams.Unchecked`)
     from a wrong one (None)."""
     opened = reader(data)
     try:
@@ -131,12 +131,14 @@ def checked_team_of(data: Path, token: str, client: str | None = None
 def routes(now: Callable[[], pages.Now]) -> list[Route]:
     """``GET`` and ``POST /login``, ``POST /logout``."""
 
-    def form(error: str | None = None, status: int = 200, target: str = "") -> Response:
-        return HTMLResponse(pages.page("login.html", "Log in", now(), error=error,
+    def form(error: str | None = None, status: int = 200, target: str = "",
+             viewer: Team | None = None) -> Response:
+        return HTMLResponse(pages.page("login.html", "Log in", now(), viewer, error=error,
                                        next=target), status_code=status)
 
     async def login_page(request: Request) -> Response:
-        return form(target=_local(request.query_params.get("next", "")))
+        viewer = await anyio.to_thread.run_sync(viewer_of, request)  # the header's log out
+        return form(target=_local(request.query_params.get("next", "")), viewer=viewer)
 
     async def login(request: Request) -> Response:
         refused = cross_site(request)

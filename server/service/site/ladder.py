@@ -13,6 +13,13 @@ Each finished tournament's units are read once from its ``results.sqlite`` and k
 finished tournament never changes). :func:`ladder` gives the lines (in ``standings.json``'s
 shape, so that the standings' view and partial show them) and, for the chart, each bot's
 figure as it stood after each of the tournaments it played.
+
+The lines rank as a tournament's standings do (per hand, bankroll, name), and say as they do
+whether each bot's interval is apart from the next one's
+(:func:`~pokerbots.server.tournament.standings.separation`). A bot whose playing version has
+no match in those tournaments yet (just admitted, or a new version) has no result: it is
+*unranked* (``rank`` null), listed after every bot ranked, never above one that played and
+lost. A ladder has no run-off and no bot out.
 """
 
 from __future__ import annotations
@@ -63,9 +70,9 @@ def _key(bot: dict) -> object:
 def ladder(store, data: Path, tournaments: int = DEFAULT_TOURNAMENTS) -> dict:
     """The ladder over the last ``tournaments`` finished tournaments of ``store``:
     ``{"tournaments": [ids, oldest first], "unit", "bots": [lines, best first],
-    "history": {name: [{"tournament", "per_hand", "ci95", "units"}, ...]}}``. Every admitted
-    bot whose folder is there has a line, those with no hand yet a per-hand of 0 and no
-    interval (as in a tournament's standings)."""
+    "history": {name: [{"tournament", "per_hand", "stderr", "ci95", "units"}, ...]}}``.
+    Every admitted bot whose folder is there has a line, those with no hand yet a per-hand of
+    0 and no interval (as in a tournament's standings), those with no match yet unranked."""
     done = list(reversed(store.tournaments("done", limit=tournaments)))
     playing = {b["name"]: b["admitted"] for b in store.bots() if b["present"] and b["admitted"]}
     cells: dict[str, dict] = {name: {} for name in playing}
@@ -95,13 +102,17 @@ def ladder(store, data: Path, tournaments: int = DEFAULT_TOURNAMENTS) -> dict:
         units = list(cells[name].values())
         figure = _figure(units)
         lines.append({"name": name, "version": version["label"], "version_id": version["id"],
+                      "rank": None,
                       **figure, "per_hand": figure["per_hand"] or 0.0,
                       "hands": sum(n for _, n in units), "bankroll": sum(x for x, _ in units),
                       "tournaments": len(played[name]), "matches": matches[name],
                       "faults": faults[name]})
-    lines.sort(key=lambda b: (-b["per_hand"], -b["bankroll"], b["name"]))
-    for rank, line in enumerate(lines, 1):
+    lines.sort(key=lambda b: (not b["matches"], -b["per_hand"], -b["bankroll"], b["name"]))
+    for rank, line in enumerate((line for line in lines if line["matches"]), 1):
         line["rank"] = rank
+    for better, worse in zip(lines, lines[1:] + [None]):  # no bot is out of a ladder
+        better.update(standings_.separation({**better, "out": False},
+                                            worse and {**worse, "out": False}))
     return {"tournaments": [t["id"] for t in done], "unit": unit_word, "bots": lines,
             "history": {name: points for name, points in history.items() if points}}
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from pokerbots.server import __version__, games
 from pokerbots.server.logs import folder
-from pokerbots.server.service.site import chart, visibility
 from pokerbots.server.service.data import commitments
 from pokerbots.server.service.jobs.scheduler import Settings
+from pokerbots.server.service.site import chart, visibility
 from pokerbots.server.tournament import view as view_
 
 #: Tournaments in the home page's chart, and in its list.
@@ -31,7 +31,7 @@ _SEATS = 100
 
 @dataclass(frozen=True)
 class Now:
-    """What the scheduler is doing, for the pages (see :class:`.scheduler.Service`)."""
+    """What the scheduler is doing, for the pages (see :class:`.jobs.scheduler.Service`)."""
 
     settings: Settings
     playing: int | None
@@ -90,16 +90,18 @@ def home(store, now: Now, ladder: dict | None = None, viewer=None) -> str:
         progress = (f"{played} of {sum(counts.values())} matches played" if counts
                     else "starting")
     latest = done[0] if done else None
+    colours = chart.palette(bots)  # a bot's colour, the same on both charts, for good
     return page(
         "home.html", "Standings", now, viewer,
         ladder=view_.of({"bots": ladder["bots"], "unit": ladder["unit"]}),
         ladder_versions={b["name"]: b["version"] for b in ladder["bots"]},
-        ladder_tournaments=ladder["tournaments"], ladder_chart=chart.ladder_svg(ladder),
+        ladder_tournaments=ladder["tournaments"],
+        ladder_chart=chart.ladder_svg(ladder, colours),
         playing=now.playing, progress=progress, next_at=now.next_at,
         players=now.settings.players,
         last=next((t for t in recent if t["status"] != "running"), None),
         latest=latest, **(_standings(latest) if latest else {}),
-        chart=chart.svg(done) if done else None,
+        chart=chart.svg(done, colours) if done else None,
         quarantine=_quarantine(bots, now), bots=_bots(bots), recent=_tournament_list(recent))
 
 
@@ -136,7 +138,8 @@ def _tournament_list(recent: list[dict]) -> list[dict]:
     rows = []
     for t in recent:
         rows_ = view_.of(t["standings"] or {}).rows
-        winner = rows_[0].name if rows_ and t["status"] == "done" else None
+        winner = (rows_[0].name if rows_ and rows_[0].rank is not None and t["status"] == "done"
+                  else None)
         rows.append({**t, "winner": winner})
     return rows
 
@@ -247,14 +250,17 @@ def replayer(row: dict, number: int, count: int, replay: dict, now: Now, sight,
 
 def team(store, name: str, now: Now, transcript, viewer) -> str:
     """Team ``name``'s own page: its versions with their smoke reports (and a quarantined
-    one's transcript), its matches with its results and links to what its seat saw."""
+    one's transcript), its matches with its opponents, its results and links to what its
+    seat saw."""
     row = store.bot(name)
     versions = [_version(v, transcript) for v in store.versions(name)]
     found = []
     for m in store.matches_of(name):
         seats = [s for s, bot in enumerate(m["seating"]) if bot == name]
         results = [m["bankrolls"][s] for s in seats] if m["bankrolls"] else []
-        found.append({**m, "seats": seats, "results": results,
+        opponents = [(bot, m["bankrolls"][s] if m["bankrolls"] else None)
+                     for s, bot in enumerate(m["seating"]) if bot != name]
+        found.append({**m, "seats": seats, "results": results, "opponents": opponents,
                       "error": visibility.sight(viewer, m["seating"]).error(
                           m["error"], _seat_of(m))})
     status = describe(row) if row else ("unknown", None, None)

@@ -1,10 +1,15 @@
 """A hand, step by step, for the replayer page: what the table looks like after each action.
 
 The states come from the one betting engine: the hand's record (a line of ``hands.jsonl``)
-is played again on :class:`~pokerbots.server.games.engine.betting.Hand` with the recorded
-actions, read as :func:`~pokerbots.server.hands.follow.play_recorded` reads them, and a
-snapshot of the seats (chips behind, money in front, folded), the pot and the board is taken
-after each. The last step is the result: the pots won, the cards shown, each seat's delta.
+is played again by :func:`~pokerbots.server.hands.replay.replay`, and a snapshot of the seats
+(chips behind, money in front, folded), the pot and the board is taken after each action, said
+in the words of the hand history (:mod:`~pokerbots.server.hands.words`). The street is named as
+the game's own structure names it, and not at all in a game of one betting round (Kuhn's), as
+the hand history heads no street there. After the last action the chips still in front are
+collected: a step with nothing in front and the pot as it is awarded (an uncalled bet returned
+to its owner's chips); then the result: the pot awarded (0 in the middle, the winners' chips
+grown by what they won), the cards shown, each seat's delta. The pot of every step holds every
+chip put in, those in front included.
 
 Which hole cards a step carries is the viewer's :class:`~.visibility.Sight`: every step
 carries the cards the viewer may see from the deal on; cards shown at the showdown only
@@ -14,12 +19,13 @@ in the last step. The states are plain data, handed to the page as JSON.
 from __future__ import annotations
 
 import math
-import random
 
 from pokerbots.server import games
-from pokerbots.server.games.base import Deal, IllegalMove
 from pokerbots.server.games.engine.betting import Hand
-from pokerbots.server.hands.follow import play_recorded
+from pokerbots.server.hands import words
+from pokerbots.server.hands.follow import FOLD, Act
+from pokerbots.server.hands.record import HandRecord
+from pokerbots.server.hands.replay import ReplayError, replay
 from pokerbots.server.service.site.visibility import HIDDEN, Sight
 
 
@@ -34,7 +40,7 @@ def seat_places(n: int) -> list[dict]:
              "y": round(50 + 38 * math.cos(2 * math.pi * s / n), 1)} for s in range(n)]
 
 
-def steps(record: dict, summary: dict, labels: list[str], sight: Sight) -> dict:
+def steps(record: HandRecord, summary: dict, labels: list[str], sight: Sight) -> dict:
     """The replay of hand ``record`` of the match whose ``summary.json`` is ``summary``, seats
     named ``labels``, as ``sight`` may see it: ``{"seats", "streets", "steps", "complete"}``.
     NoReplay if the engine cannot play it again."""
@@ -43,54 +49,63 @@ def steps(record: dict, summary: dict, labels: list[str], sight: Sight) -> dict:
         game = games.make_game(summary["game"], n, **(summary.get("game_options") or {}))
     except (KeyError, TypeError, ValueError) as exc:
         raise NoReplay(f"the match's game cannot be made again: {exc}") from None
-    streets = [s.name for s in game.structure.streets]
+    # one betting round: nothing to tell apart, no name (as hands.txt heads no street)
+    streets = [s.name for s in game.structure.streets] if len(game.structure.streets) > 1 \
+        else []
     ante = game.structure.ante
-    hand = Hand(game, record["button"], _deal(game, record), record.get("stacks_start"))
-    limited = hand.limited
     shown = record.get("showdown") or [HIDDEN] * n
     known = [cards if sight.sees_cards(s) else None for s, cards in enumerate(record["cards"])]
+    said = words.Phrases([f"{labels[s]} (seat {s})" for s in range(n)])
+    found: list[dict] = []
 
-    def state(text: str, actor: int | None) -> dict:
+    def state(hand: Hand, text: str, actor: int | None) -> dict:
         return {
             "text": text, "actor": actor, "street": streets[hand.street] if streets else "",
             "board": list(record.get("board") or [])[:hand.revealed],
             "pot": sum(hand.total),
             "behind": ([start - put for start, put in zip(hand.stacks_start, hand.total)]
-                       if limited else None),
+                       if hand.limited else None),
             "front": list(hand.front), "folded": list(hand.folded),
             "to_act": hand.to_act, "cards": known,
         }
 
-    found = [state(f"Hand {record['hand']}: cards dealt, forced bets posted", None)]
-    acts: list = []
+    def step(hand: Hand, act: Act | None) -> None:
+        if act is None:
+            found.append(state(hand, f"Hand {record['hand']}: cards dealt, forced bets posted",
+                               None))
+            return
+        seat = act.seat
+        front = found[-1]["front"]  # the money in front as the seat acted
+        found.append(state(hand, said.action(seat, act.word == FOLD, act.front, front,
+                                             ante if act.street == 0 else 0, act.total,
+                                             hand.stacks_start[seat] if hand.limited else 0),
+                           seat))
+
     try:
-        for seat, word, value, _ in record["actions"]:
-            if hand.to_act != seat:
-                raise NoReplay(f"seat {seat} acts out of turn in the hand's record")
-            table, mine = max(hand.front), hand.front[seat]
-            base = ante if hand.street == 0 else 0
-            play_recorded(hand, word, value, acts)
-            act = acts[-1]
-            if act.word == "fold":
-                text = "folds"
-            elif act.front == mine:
-                text = "checks"
-            elif act.word == "call":
-                text = f"calls {act.front - mine}"
-            elif table > base:
-                text = f"raises to {act.front}"
-            else:
-                text = f"bets {act.front - mine}"
-            if limited and act.word != "fold" and act.total >= hand.stacks_start[seat]:
-                text += " and is all-in"
-            found.append(state(f"{labels[seat]} (seat {seat}) {text}", seat))
-    except (IllegalMove, ValueError) as exc:
+        hand = replay(game, record, each=step).hand
+    except ReplayError as exc:
         raise NoReplay(f"the hand's record does not fit the rules: {exc}") from None
+    limited = hand.limited
     pots = record.get("pots") or []
-    words = [f"{labels[w]} wins {amount}" for amount, w in pots]
-    last = {**found[-1], "text": "Result: " + ("; ".join(words) or "no pot"), "actor": None,
+    won = [sum(amount for amount, w in pots if w == s) for s in range(n)]
+    awarded = sum(won)
+    stacks_end = record.get("stacks_end")
+    if any(hand.front):
+        # The chips in front go to the pot; an uncalled bet goes back to its owner (the
+        # engine took it out of the pot when the hand ended).
+        text = f"The bets go to the pot: {awarded}"
+        if hand.returned:
+            owner = max(range(n), key=hand.front.__getitem__)
+            text += f"; an uncalled {hand.returned} goes back to {labels[owner]}"
+        found.append({**found[-1], "text": text, "actor": None, "to_act": None,
+                      "pot": awarded, "front": [0] * n,
+                      "behind": ([end - gain for end, gain in zip(stacks_end, won)]
+                                 if limited and stacks_end else found[-1]["behind"])})
+    winners = words.Phrases(labels)
+    said_won = [winners.wins(w, amount) for amount, w in pots]
+    last = {**found[-1], "text": "Result: " + ("; ".join(said_won) or "no pot"), "actor": None,
             "to_act": None, "board": list(record.get("board") or []), "pot": 0,
-            "behind": record.get("stacks_end") if limited else None,
+            "front": [0] * n, "behind": stacks_end if limited else None,
             "cards": [c if c is not None else (shown[s] if shown[s] != HIDDEN else None)
                       for s, c in enumerate(known)],
             "deltas": record.get("deltas"), "winners": sorted({w for _, w in pots})}
@@ -99,25 +114,3 @@ def steps(record: dict, summary: dict, labels: list[str], sight: Sight) -> dict:
     seats = [{"seat": s, "name": labels[s], "button": s == record["button"], **places[s]}
              for s in range(n)]
     return {"seats": seats, "steps": found, "hand": record["hand"], "limited": limited}
-
-
-def _deal(game, record: dict) -> Deal:
-    """The hand's own cards for the engine (its board run out with unused cards where the
-    hand ended before it was dealt; the pots are settled by folds then, never by them)."""
-    holes = tuple(tuple(cards.split()) for cards in record["cards"])
-    board = tuple(record.get("board") or ())
-    if len(board) < game.board_cards:
-        used = {c for hole in holes for c in hole} | set(board)
-        spare = [c for c in game.deal(random.Random(0)).board + _deck(game) if c not in used]
-        board += tuple(spare[:game.board_cards - len(board)])
-    return Deal(holes, board)
-
-
-def _deck(game) -> tuple[str, ...]:
-    """Cards of the game's deck, for filling a board out."""
-    found: list[str] = []
-    rng = random.Random(1)
-    while len(found) < 2 * game.board_cards + 10:
-        deal = game.deal(rng)
-        found += [c for hole in deal.holes for c in hole] + list(deal.board)
-    return tuple(found)

@@ -1,7 +1,7 @@
 """What each viewer may see of a match: the one place that decides it.
 
 Three kinds of viewer (:func:`sight`): the public (no token), a team (its token: a
-:class:`~.teams.Team`), and the organiser (a team with the organiser flag). While the
+:class:`~.data.teams.Team`), and the organiser (a team with the organiser flag). While the
 competition runs:
 
 * the public sees the standings, the cross-tables, each match's result (``summary.json``
@@ -19,24 +19,24 @@ quotes the culprit's messages, its hole cards among them, and the end of its std
 Nor is anyone but the organiser given a seed, which would tell every hidden card: not a
 match's (``summary.json``'s ``seed``), not a tournament's (its row's ``seed``, ``salt`` and
 ``job``, its standings' ``seed``, its digits in its error paragraph), while it plays or
-after. Everyone sees a tournament's commitment (:mod:`.commitments`) from the start, and its
+after. Everyone sees a tournament's commitment (:mod:`.data.commitments`) from the start, and its
 seed and salt once the organiser has revealed them (a finished tournament's); the match
 seeds stay out of the summaries even then (anyone derives them from the revealed seed).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 
+from pokerbots.server.hands import record as record_
+
+# HIDDEN: how a hidden hand looks in a hand record as served (the protocol's "no cards").
+from pokerbots.server.hands.record import HIDDEN, HandRecord
 from pokerbots.server.logs import folder as folder_
 from pokerbots.server.logs.history import HandHistory
-from pokerbots.server.seats.runner import PUBLIC_HAND_FIELDS as PUBLIC_KEYS
 
-#: How a hidden hand looks in a hand record as served (the protocol's "no cards").
-HIDDEN = "-"
-#: How it reads in the hand history.
+#: How a hidden hand reads in the hand history.
 HIDDEN_TEXT = "(hidden)"
 
 #: What a failed match's error in ``summary.json`` tells only the culprit's team: the
@@ -79,24 +79,14 @@ class Sight:
         """Whether seat ``seat``'s hole cards are the viewer's to see from the deal on."""
         return self.everything or seat in self.seats
 
-    def cards(self, record: dict) -> list[str]:
-        """Each seat's hole cards as the viewer may see them once the hand is over: its own
-        (or all, for the organiser), and those shown at the showdown; :data:`HIDDEN` else."""
-        shown = record.get("showdown") or [HIDDEN] * len(record["cards"])
-        return [cards if self.sees_cards(seat) or shown[seat] != HIDDEN else HIDDEN
-                for seat, cards in enumerate(record["cards"])]
-
-    def hand(self, record: dict) -> dict:
+    def hand(self, record: HandRecord) -> HandRecord | dict[str, object]:
         """The hand record as the viewer may see it: the organiser's is the record; anyone
-        else's keeps what every player may know once the hand is over (the fields the server
-        gives the bots in its hand feed, and the bankrolls), with :meth:`cards`."""
+        else's is its public view for the viewer's seats
+        (:func:`~pokerbots.server.hands.record.public_view`: what every player may know once
+        the hand is over, the viewer's own hole cards and those shown, and the bankrolls)."""
         if self.everything:
             return record
-        found = {key: record[key] for key in PUBLIC_KEYS if key in record}
-        found["cards"] = self.cards(record)
-        if "bankrolls" in record:
-            found["bankrolls"] = record["bankrolls"]
-        return found
+        return record_.public_view(record, self.seats)
 
     def error(self, text: str | None, culprit_seat: int | None) -> str | None:
         """A match's error paragraph as the viewer may read it: whole for the organiser and
@@ -142,18 +132,17 @@ class Sight:
             return document
         return {key: value for key, value in document.items() if key != "seed"}
 
-    def jsonl(self, records: list[dict]) -> str:
-        """``hands.jsonl`` for the viewer."""
-        return "".join(json.dumps(self.hand(r), separators=(",", ":")) + "\n"
-                       for r in records)
+    def jsonl(self, records: list[HandRecord]) -> str:
+        """``hands.jsonl`` for the viewer (written by the records' one encoder)."""
+        return "".join(record_.encode(self.hand(r)) + "\n" for r in records)
 
-    def history(self, records: list[dict], labels: list[str], streets=(), ante: int = 0
+    def history(self, records: list[HandRecord], labels: list[str], streets=(), ante: int = 0
                 ) -> list[str]:
         """Each hand of ``hands.txt`` for the viewer (the one renderer, on :meth:`hand`)."""
         history = HandHistory(labels, streets, ante)
         return [history.render(self._readable(r)) for r in records]
 
-    def _readable(self, record: dict) -> dict:
+    def _readable(self, record: HandRecord) -> dict:
         found = self.hand(record)
         return {**found, "cards": [HIDDEN_TEXT if c == HIDDEN else c for c in found["cards"]]}
 
@@ -163,7 +152,7 @@ EVERYTHING = Sight(True, frozenset())
 
 
 def sight(viewer, seating: list[str] | tuple[str, ...] = ()) -> Sight:
-    """What ``viewer`` (a :class:`~.teams.Team` or None) may see of a match seated
+    """What ``viewer`` (a :class:`~.data.teams.Team` or None) may see of a match seated
     ``seating`` (one bot name per seat): a team's bot is the bot of its name. Without a
     seating: what the viewer may see of what is no one match's (a tournament's row, its
     standings)."""

@@ -5,7 +5,7 @@ An upload is another person's file, so :func:`unpack` reads every entry's header
 the archive before anything is written when one of them is unsafe, naming it (an
 :class:`ArchiveError` with the HTTP status to answer): an absolute name, a ``..`` in a name, a
 name or link target of more than :data:`MAX_NAME` bytes, a name more than :data:`MAX_DEPTH`
-levels deep, a link that the file system would resolve outside the folder (:mod:`.links`:
+levels deep, a link that the file system would resolve outside the folder (:mod:`.data.links`:
 followed one name at a time, through the other links, as the file system will; not judged by
 its text) or an entry inside a link, a hard link to something that is not a file of the
 archive, a device, fifo, socket or sparse file, the same name twice, an encrypted zip entry
@@ -128,7 +128,7 @@ def _clean(raw: str) -> list[str]:
 
 def _link_target(raw: str, target: str) -> str:
     """A symbolic link's target, if it may be one (where it leads is checked once every entry
-    is known: :meth:`.links.Tree.leads_outside`)."""
+    is known: :meth:`.data.links.Tree.leads_outside`)."""
     if target.startswith("/"):
         raise _outside(raw, target)
     if len(target) > MAX_NAME or len(os.fsencode(target)) > MAX_NAME:
@@ -409,7 +409,7 @@ def _unwrap(tree: Tree) -> None:
 
 def _named(node: Node, paths: dict[Node, str]) -> _Entry:
     """The entry of ``node``, named from the tree's top (which may have changed); ``paths``:
-    every folder's (:meth:`.links.Tree.folders`)."""
+    every folder's (:meth:`.data.links.Tree.folders`)."""
     entry, linked = node.payload
     entry = replace(entry, name=_path(node, paths))
     if linked is not None:
@@ -500,7 +500,7 @@ def _write_entry(entry: _Entry, destination: Path, budget: list[int],
 def pack(folder: Path) -> bytes:
     """``folder`` as a ``.tar.gz``: its files at the top, links kept as links, the
     executable bit kept; ``__pycache__``, ``.git`` and ``.pyc`` files left out. The same
-    version as the folder's (:func:`.submissions.digest`) once unpacked."""
+    version as the folder's (:func:`.data.submissions.digest`) once unpacked."""
     buffer = io.BytesIO()
 
     def keep(info: tarfile.TarInfo) -> tarfile.TarInfo | None:

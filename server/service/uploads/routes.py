@@ -4,7 +4,7 @@
 cookie) and the bot's folder as a ``.tar.gz`` or ``.zip`` body answers ``201`` with
 ``{"id", "team", "version", "status", "reason", "url"}`` (``url``: the version's status, also
 in ``Location``). The upload then goes the way of a bot folder dropped in the submissions
-folder (:mod:`.scheduler`): the archive is unpacked into a new folder in ``data/bots``
+folder (:mod:`.jobs.scheduler`): the archive is unpacked into a new folder in ``data/bots``
 (:func:`.archives.unpack`), read and moved to its version's place
 (:meth:`.Service.place`), and recorded (:meth:`.Service.record`): a new version waits for its
 smoke test (``testing``), one without an entry point is ``rejected``, the same files as a
@@ -14,7 +14,7 @@ cut short, refused, or a service stopped meanwhile leaves the versions as they w
 Refusals write nothing and say why, as ``{"error": ...}`` (at most a few hundred characters:
 a long name is shortened, saying so): no token or a wrong or revoked one 401 (before the body
 is read), a token that is not checked now because its key or its client address gave wrong
-tokens lately (:mod:`.teams`) 429 with ``Retry-After``; an organiser's token 403 (an
+tokens lately (:mod:`.data.teams`) 429 with ``Retry-After``; an organiser's token 403 (an
 organiser has no bot); a body longer than ``max_upload`` bytes 413 (a ``Content-Length``
 above it is refused before reading, and reading stops as soon as a body passes it), too many
 entries or too many bytes unpacked 413; an unsafe entry or a corrupt archive 400, naming the

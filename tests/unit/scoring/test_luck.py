@@ -19,7 +19,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from test_kuhn_equilibrium_stats import caller, position_values, three_player, two_player
 
 from pokerbots.server.games import make_game
 from pokerbots.server.games.base import Deal
@@ -31,6 +30,7 @@ from pokerbots.server.tournament.entrants import parse_entrants
 from pokerbots.server.tournament.job import job_for, play_match_job
 from pokerbots.server.tournament.plan import Planned
 
+from kuhn_exact import caller, position_values, three_player, two_player
 from processes import pokerbots
 
 ROOT = Path(__file__).resolve().parents[3]

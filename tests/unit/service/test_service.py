@@ -274,9 +274,9 @@ def test_the_chart_has_a_line_per_bot_and_a_point_per_result(tmp_path):
 
 
 def test_every_takes_seconds_minutes_and_hours():
-    assert [parse_every(None, None, t) for t in ("1h", "15m", "90s", "90", "1h30m", "0.5h")] \
-        == [3600, 900, 90, 90, 5400, 1800]
-    for bad in ("", "h", "1d", "-5m", "0", "1h 30m x", "1.2.3h"):
+    assert [parse_every(None, None, t) for t in ("1h", "15m", "90s", "1d", "1h30m", "0.5h")] \
+        == [3600, 900, 90, 86400, 5400, 1800]
+    for bad in ("", "h", "90", "-5m", "0", "0s", "1h 30m x", "1.2.3h"):
         with pytest.raises(click.BadParameter):
             parse_every(None, None, bad)
 

@@ -106,13 +106,20 @@ def test_the_replayer_steps_follow_the_engine_to_the_recorded_result(match_folde
     for record in match_folder.hands():
         drawn = replay.steps(record, summary, ["a", "b", "c"], team)
         steps = drawn["steps"]
-        assert len(steps) == len(record["actions"]) + 2  # the deal, each action, the result
+        # the deal, each action, the chips in front collected (if any are), the result
+        collected = any(steps[len(record["actions"])]["front"])
+        assert len(steps) == len(record["actions"]) + 2 + collected
         assert steps[0]["pot"] == sum(record["forced"]) + sum(record.get("antes") or [])
         assert steps[-1]["behind"] == record["stacks_end"]
         assert steps[-1]["deltas"] == record["deltas"]
         assert steps[-1]["board"] == record["board"]
+        assert steps[-1]["front"] == [0, 0, 0] and steps[-1]["pot"] == 0  # awarded
         before_last = steps[-2]
         assert before_last["pot"] == sum(amount for amount, _ in record["pots"])
+        if collected:  # nothing in front, the winnings not yet in the winners' chips
+            won = [sum(a for a, w in record["pots"] if w == s) for s in range(3)]
+            assert before_last["front"] == [0, 0, 0]
+            assert [b + w for b, w in zip(before_last["behind"], won)] == record["stacks_end"]
         for step in steps:
             for seat in hidden_from(team, record):
                 assert step["cards"][seat] is None
@@ -292,6 +299,6 @@ def test_the_ladder_is_the_pooled_result_of_the_last_tournaments(served):
     ranked = sorted(ladder["bots"], key=lambda b: -b["per_hand"])
     assert [b["name"] for b in ranked] == [b["name"] for b in ladder["bots"]]
     home = served.get("/").text
-    assert "Ladder" in home and 'class="chart"' in home
+    assert "Ladder" in home and '<svg class="chart ladder"' in home
     for line in ladder["bots"]:
         assert f'data-bot="{line["name"]}"' in home
