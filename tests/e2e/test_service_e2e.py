@@ -29,6 +29,8 @@ from service_site import BROKEN, EVIL_LABEL, EVIL_NAME, GOOD, Served, make_submi
 
 pytestmark = pytest.mark.slow
 
+ROOT = Path(__file__).resolve().parents[2]
+
 #: Short matches: the point is the service, not the poker.
 FAST = ("--hands", "40", "--every", "1h")
 
@@ -207,10 +209,10 @@ def test_a_tournament_stopped_by_sigterm_resumes_when_the_service_starts_again(t
     """Stopped with the service, it resumes at the next start; its process stopped alone
     (the service running), it resumes RETRY seconds later; resumed, it outlives the threads
     that started it (bursts of requests, idle periods longer than 10 s) and ends."""
-    submissions = make_submissions(tmp_path / "submissions", good=("call", "eq", "random"))
+    submissions = lasting_submissions(tmp_path / "submissions")
     data = tmp_path / "data"
     with Served(submissions, data, *LONG) as service:
-        service.settled(["call", "eq", "random"])
+        service.settled(list(THINKING))
         service.wait("tournament 1 playing its second match", lambda: any(
             m[0] == "done" for m in _matches(data)))
         started = time.monotonic()
@@ -280,9 +282,23 @@ def _tournament(data: Path, number: int) -> str:
 
 # -- worker processes outlive the threads that started them ------------------------------
 
-#: About 13 s a match (Kuhn, call and equilibrium bots) on the 2-CPU CI machine: three
-#: matches make a tournament of about 40 s on one job, several of ``busy_until``'s quiet periods.
-LONG = ("--hands", "50000", "--jobs", "1", "--every", "1h")
+#: Bots that take their time (tests/programs/thinking_bot.py: 20 ms asleep at each decision),
+#: so that a tournament lasts without using the CPU: about 13 s a match of 250 Kuhn hands,
+#: three matches a tournament of about 40 s on one job, several of ``busy_until``'s quiet
+#: periods, however loaded the machine. (Three bots playing 50,000 hands a match took as long
+#: on a quiet machine, and kept both CPUs busy all along.)
+THINKING = ("think1", "think2", "think3")
+LONG = ("--hands", "250", "--jobs", "1", "--every", "1h")
+
+
+def lasting_submissions(folder: Path) -> Path:
+    """A submissions folder (make_submissions': the broken bot, those rejected) whose good
+    bots are the THINKING ones."""
+    submissions = make_submissions(folder, good=())
+    for name in THINKING:
+        (submissions / name).mkdir()
+        shutil.copy(ROOT / "tests" / "programs" / "thinking_bot.py", submissions / name / "bot.py")
+    return submissions
 #: Concurrent requests in a burst: anyio's thread limit, so that the site starts many worker
 #: threads at once, which trio retires after 10 idle seconds.
 BURST = 40
@@ -292,7 +308,7 @@ def burst(service: Served) -> None:
     """``BURST`` requests at once (pages and the API)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    paths = ["/", "/api/bots", "/api/tournaments", "/healthz", "/bots/call"]
+    paths = ["/", "/api/bots", "/api/tournaments", "/healthz", f"/bots/{THINKING[0]}"]
     with ThreadPoolExecutor(BURST) as pool:
         answers = list(pool.map(lambda n: service.get(paths[n % len(paths)]).status,
                                 range(BURST)))
@@ -328,10 +344,10 @@ def test_a_long_tournament_and_a_test_under_load_end_despite_idle_threads(tmp_pa
     """The stall seen in real runs: a worker asked the kernel for a signal when its parent
     *thread* exits (PR_SET_PDEATHSIG), and trio retires an idle thread after 10 s, so a
     tournament started from a thread that a burst of requests left idle stopped by itself."""
-    submissions = make_submissions(tmp_path / "submissions", good=("call", "eq", "random"))
+    submissions = lasting_submissions(tmp_path / "submissions")
     data = tmp_path / "data"
     with Served(submissions, data, *LONG) as service:
-        service.settled(["call", "eq", "random", "broken"])
+        service.settled([*THINKING, "broken"])
         service.wait("tournament 1 running", lambda: _status(service, 1) == "running")
         late = submissions / "late"
         late.mkdir()
