@@ -3,11 +3,11 @@
 The default run writes kits, checks the refusals, and plays the Python kit (no build) for a
 few hands with carried stacks. The slow tests build every kit once with the machine's compiler,
 play each at one of the table shapes smoke does not deal (carried stacks with rebuys, a stack
-per seat, antes, ten players, no POKERBOTS_GAME: each shape is played by a kit, each kit plays
-a shape), and check each kit's seeded random numbers. Smoke and certify in every game are
-.ci/run's: it writes, builds, smokes and certifies every kit, with a JUnit report each, and
-certify's cases deal each kit carried stacks with a rebuy, antes with a stack per seat, every
-field of init_round and ten players.
+per seat, antes, ten players: each shape is played by a kit, each kit plays a shape), play
+every kit without POKERBOTS_GAME (nothing else does), and check each kit's seeded random
+numbers. Smoke and certify in every game are .ci/run's: it writes, builds, smokes and
+certifies every kit, with a JUnit report each, and certify's cases deal each kit carried
+stacks with a rebuy, antes with a stack per seat, every field of init_round and ten players.
 """
 
 from __future__ import annotations
@@ -135,18 +135,15 @@ def test_the_python_kit_plays_hold_em_with_carried_stacks_and_rebuys(tmp_path):
     assert all(chips > 0 for chips in summary["rebuys"]), summary["rebuys"]
 
 
-#: Table shapes that smoke does not deal: (game, seats as "kit"/"random", options, hands).
-#: The last: without POKERBOTS_GAME a kit learns the game from init_round's Game line.
+#: Table shapes that smoke does not deal: (game, seats as "kit"/"random", options).
 SHAPES = [
-    ("holdem-nl", "kit random kit", ["--stacks", "carry", "--stack", "80"], 60),
-    ("holdem-limit", "kit random random kit", ["--stack", "100,250,40,0", "--ante", "5"], 60),
+    ("holdem-nl", "kit random kit", ["--stacks", "carry", "--stack", "80"]),
+    ("holdem-limit", "kit random random kit", ["--stack", "100,250,40,0", "--ante", "5"]),
     ("holdem-nl", "kit random kit", ["--stack", "300,20,150", "--stacks", "carry",
-                                     "--big-blind-ante", "10"], 60),
-    ("leduc", "kit random random random random kit random random random kit", [], 60),
+                                     "--big-blind-ante", "10"]),
+    ("leduc", "kit random random random random kit random random random kit", []),
     ("holdem-nl", "kit random random random random kit random random random kit",
-     ["--stack", "30", "--stacks", "carry"], 60),
-    ("holdem-limit", "nogame random", ["--stacks", "carry", "--stack", "50", "--ante", "2"],
-     20),
+     ["--stack", "30", "--stacks", "carry"]),
 ]
 
 
@@ -156,12 +153,21 @@ SHAPES = [
 def test_a_built_kit_plays_a_shape_smoke_does_not_deal(tmp_path, kit, number):
     """Shape ``number`` by the kit ``number`` (each wrapped around): every shape is played
     by a kit, every kit plays a shape."""
-    game, seats, options, hands = SHAPES[number % len(SHAPES)]
+    game, seats, options = SHAPES[number % len(SHAPES)]
     entry = kit(LANGUAGES[number % len(LANGUAGES)])
-    words = {"kit": str(entry), "random": str(RANDOM),
-             "nogame": f"env -u POKERBOTS_GAME {shlex.quote(str(entry))}"}
-    play(tmp_path, "-g", game, *[words[seat] for seat in seats.split()], *options,
-         "--hands", hands, "--seed", number)
+    bots = [entry if seat == "kit" else RANDOM for seat in seats.split()]
+    play(tmp_path, "-g", game, *bots, *options, "--hands", "60", "--seed", number)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_built_kit_learns_the_game_from_init_round_without_POKERBOTS_GAME(tmp_path, kit,
+                                                                             lang):
+    """The server always sets POKERBOTS_GAME (certify and smoke too); a kit started without
+    it reads the game from init_round's Game line."""
+    entry = kit(lang)
+    play(tmp_path, "-g", "holdem-limit", f"env -u POKERBOTS_GAME {shlex.quote(str(entry))}",
+         RANDOM, "--hands", "20", "--stacks", "carry", "--stack", "50", "--ante", "2")
 
 
 #: For each kit: a probe program (file name, text) that prints the seed its library reads from
