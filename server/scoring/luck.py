@@ -1,16 +1,19 @@
-"""Luck-adjusted results: each seat's result in a hand, less the luck of the cards it was dealt.
+"""Luck-adjusted results: each seat's result in a hand, less the luck of the cards it was dealt
+and of the mixes drawn for it.
 
 For every hand and seat ``i``::
 
     adjusted_i = result_i - sum over chance events e of [V_i(after e) - E_e V_i(after e)]
 
-where the chance events are the private deal, then each street's board cards, and ``E_e`` is
-the expectation over the true distribution of that event given everything dealt before it
-(the server knows every card, folded ones too). Each correction has mean zero whatever ``V``
-is, so ``E[adjusted_i] = E[result_i]`` for any bots: the estimator is unbiased by
-construction (no bot is asked anything; they stay black boxes). ``V`` only decides how much
-noise goes. The choice here, the same for every game, reads only the cards and the chips
-(Burch et al.'s AIVAT without strategies):
+where the chance events are the private deal, then each street's board cards, and each
+mixed reply's draw (PROTOCOL.md, "Mixed replies": the dealer draws an item of the declared
+mix), and ``E_e`` is the expectation over the true distribution of that event given
+everything before it (the server knows every card, folded ones too, and the mix it drew
+from). Each correction has mean zero whatever ``V`` is, so ``E[adjusted_i] = E[result_i]``
+for any bots: the estimator is unbiased by construction (nothing a bot says is trusted: a mix
+is the distribution the dealer draws from, not a claim). ``V`` only decides how much noise
+goes. For the cards it reads only the cards and the chips (Burch et al.'s AIVAT without
+strategies):
 
 **Streets.** When street ``k``'s board cards are dealt, with ``L`` the seats still in, ``c_j``
 the chips each seat has put in so far (dead antes included; an excess nobody else matched
@@ -32,6 +35,26 @@ equity was worth in this match. The deal is exchangeable between seats, so ``E[w
 exactly and the correction is ``K * (w_i - 1/n)``, with no enumeration at all. A duplicate
 tournament leaves this correction out (see :class:`LuckAdjuster`).
 
+**A mix's draw.** The value after the drawn item less the mix-weighted mean of the values
+after each item (``p_j`` = weight / total)::
+
+    V_i(after the drawn item) - sum over items j of p_j * V_i(after item j)
+
+Here ``V`` knows how the seats play, as learnt from the match's earlier hands
+(:mod:`.learnt`): the street is played on to its end that way, then valued as a street's
+cards value it. The learnt play depends on nothing drawn in the hand, so the mean of the
+correction over the draw is zero: a bot gains nothing by declaring another mix than the one
+it wants played, since the one declared is the one played. A hand without a mix gets no such
+correction; in a match where no hand has had one, every figure is as it was before mixes
+existed.
+
+**The deal, by the learnt play.** In a game whose every deal can be valued (at most
+:data:`~.learnt.DEALS` deals of hole cards: Kuhn, two-player Leduc), from the hand after the
+first mix of the match, the deal's correction is instead the value of the first street
+played the learnt way with the cards dealt, less its mean over every deal (counted exactly),
+with or without ``learn``: unlike ``K``, it depends on the seats' play, so it does not cancel
+out of a duplicate deal set's sum.
+
 Every ``V`` sums to zero over the seats (the equities sum to 1, the stakes to the pot), so
 the adjusted values of a hand sum to zero; they are rounded to multiples of 1/1024 chip (the
 rounding remainder to the seat with the largest value) so that every sum of them is exact in
@@ -46,7 +69,17 @@ from __future__ import annotations
 
 from pokerbots.server.games.base import Game
 from pokerbots.server.hands.record import HandRecord
-from pokerbots.server.scoring.equity import SAMPLES, Orders, Showdowns
+from pokerbots.server.scoring.equity import SAMPLES, Showdowns
+from pokerbots.server.scoring.learnt import (
+    Choice,
+    LearntPlay,
+    Lookahead,
+    at_risk,
+    coarse_value,
+    shares,
+    state_key,
+    strength,
+)
 
 #: Adjusted values are whole multiples of 1/SCALE chip (a power of two: sums are exact).
 SCALE = 1024
@@ -67,13 +100,31 @@ class LuckAdjuster:
     the deal's correction is left out (``K = 0``). A duplicate tournament does not learn:
     there every bot holds every seat's cards equally often, so any ``K`` common to the
     seatings cancels out of each deal set's sum (the duplicate has already taken that luck
-    out), while slopes learnt apart, match by match, would only add noise."""
+    out), while slopes learnt apart, match by match, would only add noise. Once a hand has had
+    a mix, the seats' play is learnt (:class:`~.learnt.LearntPlay`: by information state or
+    not as ``by_state`` says, by default where states recur) for the draws' values and, in
+    the smallest games, the deal's (see the module's docstring)."""
 
-    def __init__(self, game: Game, *, learn: bool = True) -> None:
+    def __init__(self, game: Game, *, learn: bool = True, by_state: bool | None = None) -> None:
         self.game = game
         self.learn = learn
+        self._by_state = by_state
         self._sxy = 0.0
         self._sxx = 0.0
+        self._play: LearntPlay | None = None
+        self._lookahead: Lookahead | None = None
+        self._deal_by_play = False
+        self._deal_means: dict[tuple, list[float]] = {}
+        shown = 0
+        self._shown_after = []
+        for street in game.structure.streets:
+            shown += street.board
+            self._shown_after.append(shown)
+
+    @property
+    def play(self) -> LearntPlay | None:
+        """The seats' play learnt so far (None until a hand has had a mix)."""
+        return self._play
 
     def slope(self, forced_pot: int) -> float:
         """The deal's ``K`` for the next hand, whose forced bets make ``forced_pot``."""
@@ -81,27 +132,33 @@ class LuckAdjuster:
             return 0.0
         return max(0.0, (self._sxy + PRIOR * forced_pot) / (self._sxx + PRIOR))
 
-    def adjust(self, record: HandRecord, showdowns: Showdowns) -> list[float]:
+    def adjust(self, record: HandRecord, showdowns: Showdowns, *,
+               learning: bool = True) -> list[float]:
         """Each seat's luck-adjusted result for the hand ``record`` (a referee's hand
-        record), counting equities with ``showdowns`` (made for this record)."""
+        record), counting equities with ``showdowns`` (made for this record). Without
+        ``learning`` the hand is valued by what the hands before it taught and teaches
+        nothing: the next hand is valued as if it had not been played."""
         game = self.game
         n = game.players
         deltas = record["deltas"]
         stacks = record.get("stacks_start")
         active = [s for s in range(n) if stacks is None or stacks[s] > 0]
         streets = game.structure.streets
-        shown_after = []
-        total = 0
-        for street in streets:
-            total += street.board
-            shown_after.append(total)
+        shown_after = self._shown_after
         board = len(record.get("board", ()))
+        mixes = {mix[0]: mix for mix in record.get("mixes", ())}
+        if mixes and self._play is None:
+            self._play = LearntPlay(game, by_state=self._by_state)
+            if self._play.by_state:
+                self._lookahead = Lookahead(game, self._play)
+        play = self._play
+        deciding = _Decisions(self, record) if play is not None else None
 
         street_luck = [0.0] * n
         folded: set[int] = set()
         put_in = list(record.get("antes") or [0] * n)
         front = list(record["forced"])
-        forced_pot = sum(_at_risk([a + f for a, f in zip(put_in, front)]))
+        forced_pot = sum(at_risk([a + f for a, f in zip(put_in, front)]))
         street = 0
 
         def deal_street(k: int) -> None:
@@ -113,7 +170,7 @@ class LuckAdjuster:
             live = [s for s in active if s not in folded]
             if len(live) < 2:
                 return
-            pot = sum(_at_risk(put_in))
+            pot = sum(at_risk(put_in))
             before = shares(showdowns.orders(live, shown_after[k - 1], exact_limit=EXACT_LIMIT),
                             len(live))
             after = shares(showdowns.orders(live, shown_after[k], exact_limit=EXACT_LIMIT),
@@ -121,10 +178,15 @@ class LuckAdjuster:
             for s, b, a in zip(live, before, after):
                 street_luck[s] += (a - b) * pot
 
-        for seat, word, value, on in record["actions"]:
+        for index, (seat, word, value, on) in enumerate(record["actions"]):
             while on > street:
                 street += 1
                 deal_street(street)
+            if deciding is not None:
+                stakes = [p + f for p, f in zip(put_in, front)]
+                live = [s for s in active if s not in folded]
+                deciding.decide(index, seat, word, value, street, stakes, live,
+                                mixes.get(index), put_in[seat], showdowns)
             front[seat] = value
             if word == "FOLD":
                 folded.add(seat)
@@ -133,44 +195,190 @@ class LuckAdjuster:
             deal_street(street)
 
         residual = [d - luck for d, luck in zip(deltas, street_luck)]
+        if deciding is not None:
+            residual = [r - luck for r, luck in zip(residual, deciding.luck)]
         adjusted = list(residual)
-        if self.learn and len(active) >= 2:
+        deal_luck = self._deal_luck(record, active) if self._deal_by_play else None
+        if deal_luck is not None:
+            adjusted = [a - luck for a, luck in zip(adjusted, deal_luck)]
+        elif self.learn and len(active) >= 2:
             w = shares(showdowns.orders(active, 0, exact_limit=EXACT_LIMIT), len(active))
             fair = 1 / len(active)
             slope = self.slope(forced_pot)
             for s, share in zip(active, w):
                 x = share - fair
                 adjusted[s] -= slope * x
-                self._sxy += residual[s] * x
-                self._sxx += x * x
+                if learning:
+                    self._sxy += residual[s] * x
+                    self._sxx += x * x
+        if deciding is not None and learning:
+            deciding.learn()
+            self._deal_by_play = self._lookahead is not None
         return _exact(adjusted)
 
+    def _deal_luck(self, record: HandRecord, active: list[int]) -> list[float] | None:
+        """The deal's correction by the learnt play, where every deal can be valued: the value
+        of the first street played the learnt way with the cards dealt, less its mean over
+        every deal."""
+        lookahead = self._lookahead
+        if lookahead is None or len(active) < self.game.players:
+            return None
+        deals = lookahead.deals()
+        if deals is None:
+            return None
+        stacks = record.get("stacks_start")
+        root = lookahead.node(record["button"], None if stacks is None else tuple(stacks), ())
+        key = (root.number, self._play.changes if self._play else 0)
+        mean = self._deal_means.get(key)
+        if mean is None:
+            self._deal_means.clear()
+            total = [0.0] * self.game.players
+            ways = 0
+            for holes, times in deals:
+                ways += times
+                for s, v in enumerate(lookahead.value(root, holes, (), 0)):
+                    total[s] += times * v
+            mean = self._deal_means[key] = [t / ways for t in total]
+        dealt = lookahead.value(root, _holes(record), (), 0)
+        return [d - m for d, m in zip(dealt, mean)]
 
-def shares(orders: Orders, seats: int) -> list[float]:
-    """Each of ``seats`` hands' share of the pot at a showdown, averaged over ``orders``."""
-    won = [0.0] * seats
-    boards = 0
-    for order, times in orders.items():
-        boards += times
-        top = max(order)
-        winners = [i for i, level in enumerate(order) if level == top]
-        part = times / len(winners)
-        for i in winners:
-            won[i] += part
-    return [x / boards for x in won]
+
+class _Decisions:
+    """One hand's decisions, walked in order with the luck adjuster's state: the luck of each
+    mix's draw, and what the learnt play learns once the hand is valued."""
+
+    def __init__(self, adjuster: LuckAdjuster, record: HandRecord) -> None:
+        self.adjuster = adjuster
+        self.record = record
+        self.play: LearntPlay = adjuster._play  # type: ignore[assignment]
+        self.lookahead = adjuster._lookahead
+        self.luck = [0.0] * adjuster.game.players
+        stacks = record.get("stacks_start")
+        self.stacks = None if stacks is None else tuple(stacks)
+        self.holes = _holes(record)
+        self.history: list[tuple] = []
+        self.learnt: list[tuple] = []
+        self.equities: dict[tuple, list[float]] = {}
+
+    def decide(self, index: int, seat: int, word: str, value: int, street: int,
+               stakes: list[int], live: list[int], mix: list | None, put_in: int,
+               showdowns: Showdowns) -> None:
+        """The action ``index`` (``seat``'s ``word`` ``value`` on ``street``), with ``stakes``
+        put in and ``live`` still in before it; ``mix`` its record's mix, if any; ``put_in``
+        the seat's chips from the streets before."""
+        record = self.record
+        shown = self.adjuster._shown_after[street]
+        board = tuple(record.get("board", ())[:shown])
+        history = tuple(self.history)
+        if mix is None:
+            choice: Choice = [((word, value), 1)]
+            total = 1
+        else:
+            items = mix[1]
+            total = sum(item[0] for item in items)
+            choice = [((item[1], item[2]), item[0]) for item in items]
+            self._draw(seat, street, stakes, live, items, mix[2], total, put_in, board,
+                       history, showdowns)
+        key = None
+        if self.play.by_state:
+            key = state_key(seat, record["button"], record["cards"][seat], board, self.stacks,
+                            history)
+        facing = stakes[seat] < max(stakes)
+        hand_strength = None
+        if facing and not self.play.by_state:
+            hand_strength = strength(self.equity(tuple(live), shown, showdowns)
+                                     [live.index(seat)])
+        self.learnt.append((key, seat, street, facing, choice, total, hand_strength))
+        self.history.append((seat, word, value))
+
+    def _draw(self, seat: int, street: int, stakes: list[int], live: list[int], items: list,
+              drawn: int, total: int, put_in: int, board: tuple, history: tuple,
+              showdowns: Showdowns) -> None:
+        """The luck of the draw: the value after the drawn item less the mix-weighted mean of
+        the values after each."""
+        n = len(stakes)
+        mean = [0.0] * n
+        lookahead = self.lookahead
+        if lookahead is not None:
+            node = lookahead.node(self.record["button"], self.stacks, history)
+            after_drawn = mean
+            for i, (weight, word, value) in enumerate(items):
+                after = lookahead.value(lookahead.child(node, (word, value)), self.holes,
+                                        board, street)
+                if i == drawn:
+                    after_drawn = after
+                for s in range(n):
+                    mean[s] += weight * after[s]
+        else:
+            # The coarse value after a raise to a stake x is, for each set of seats folding
+            # to it, affine in x between the chips of the seats that may call: the mean over
+            # the raises between two such levels is the value at their weighted mean stake.
+            top = max(stakes)
+            chips = self.stacks
+            levels = sorted({chips[s] for s in live if s != seat and stakes[s] < chips[s]}
+                            ) if chips is not None else []
+            raises: dict[int, list[int]] = {}
+            for weight, word, value in items:
+                stake = put_in + value
+                if word == "FOLD" or stake <= top:
+                    after = self._coarse_after(seat, street, stakes, live, word, stake,
+                                               showdowns)
+                    for s in range(n):
+                        mean[s] += weight * after[s]
+                else:
+                    level = sum(1 for chip in levels if chip < stake)
+                    group = raises.get(level)
+                    if group is None:
+                        group = raises[level] = [0, 0]
+                    group[0] += weight
+                    group[1] += weight * stake
+            for weight, stakes_sum in raises.values():
+                after = self._coarse_after(seat, street, stakes, live, "BET",
+                                           stakes_sum / weight, showdowns)
+                for s in range(n):
+                    mean[s] += weight * after[s]
+            _, word, value = items[drawn]
+            after_drawn = self._coarse_after(seat, street, stakes, live, word, put_in + value,
+                                             showdowns)
+        for s in range(n):
+            self.luck[s] += after_drawn[s] - mean[s] / total
+
+    def _coarse_after(self, seat: int, street: int, stakes: list[int], live: list[int],
+                      word: str, stake: float, showdowns: Showdowns) -> list[float]:
+        """The coarse value after ``seat``'s ``word`` leaving ``stake`` put in."""
+        if word == "FOLD":
+            live = [s for s in live if s != seat]
+        else:
+            stakes = list(stakes)
+            stakes[seat] = stake  # type: ignore[call-overload]
+        shown = self.adjuster._shown_after[street]
+
+        def equity(seats: tuple[int, ...]) -> list[float]:
+            return self.equity(seats, shown, showdowns)
+
+        facing = tuple(live)
+        play = self.play
+
+        def fold_chance(s: int) -> float:
+            return play.fold_chance(s, street, strength(equity(facing)[facing.index(s)]))
+
+        return coarse_value(stakes, live, self.stacks, fold_chance, equity)
+
+    def equity(self, seats: tuple[int, ...], shown: int, showdowns: Showdowns) -> list[float]:
+        """Each of ``seats``' share of the pot at a showdown, the board shown ``shown``."""
+        found = self.equities.get((seats, shown))
+        if found is None:
+            orders = showdowns.orders(list(seats), shown, exact_limit=EXACT_LIMIT)
+            found = self.equities[seats, shown] = shares(orders, len(seats))
+        return found
+
+    def learn(self) -> None:
+        for decision in self.learnt:
+            self.play.learn(*decision)
 
 
-def _at_risk(put_in: list[int]) -> list[int]:
-    """The chips each seat has at risk: the largest stake counts up to the second largest."""
-    if len(put_in) < 2:
-        return list(put_in)
-    order = sorted(put_in)
-    top, second = order[-1], order[-2]
-    if top == second:
-        return list(put_in)
-    capped = list(put_in)
-    capped[put_in.index(top)] = second
-    return capped
+def _holes(record: HandRecord) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(text.split()) for text in record["cards"])
 
 
 def _exact(values: list[float]) -> list[float]:

@@ -96,8 +96,10 @@ def play_match_job(job: dict) -> dict:
     def on_hand(record: dict) -> None:
         number = record["hand"]
         # Without the deal's correction (duplicate) no count needs a seat that folded before
-        # the flop: ranking only the others draws the same boards and gives the same orders.
-        ranked = None if adjuster.learn else _in_at_the_flop(game.players, record)
+        # the flop, unless a mix was drawn before it folded: ranking only the others draws the
+        # same boards and gives the same orders.
+        ranked = (None if adjuster.learn or "mixes" in record
+                  else _in_at_the_flop(game.players, record))
         showdowns = Showdowns(game, record, lambda: deals.equity_rng(seed, number),
                               seats=ranked, key=(seed, number))
         if scored:

@@ -418,8 +418,8 @@ class StandingsView:
             "bankroll": "chips won in all, forfeits charged",
             "allin": "chips per hand with each pot all-in before the last card scored at the"
                      " seats' equity over every board that could have come",
-            "luck": "chips per hand less the luck of the cards dealt (unbiased whatever the"
-                    " bots, and less noisy than the raw figure)",
+            "luck": "chips per hand less the luck of the cards dealt and of the mixes drawn"
+                    " (unbiased whatever the bots, and less noisy than the raw figure)",
             "apart": f"yes: its 95% interval and the next bot's are disjoint; ~N more: about"
                      f" how many more hands each would need for that at the present variance;"
                      f" {INDISTINGUISHABLE_TEXT}: their figures are equal, or so close that it"

@@ -1,6 +1,7 @@
 """Kuhn poker computed exactly: the equilibrium bots' strategies transcribed from the
-reference, and every deal, button position and betting line enumerated to give each position's
-exact value (:func:`position_values`) and variance, and a best response's value.
+reference (and the random and call bots'), and every deal, button position and betting line
+enumerated to give each position's exact value (:func:`position_values`) and variance, each
+bot's value in a duplicate tournament (:func:`duplicate_values`), and a best response's value.
 
 The strategies are transcribed independently of ``bots/``, from
 ``kuhn-equilibria.md`` (the reference the bots were written from), so that a test that compares
@@ -63,6 +64,12 @@ def three_player(b11=0, b21=0, b23=0, b32=F(1, 4), c11=0, c33=F(1, 4), c34=0):
 
 def caller(pos, card, hist):
     return 1 if "b" in hist else 0
+
+
+def uniform(pos, card, hist):
+    """The bundled random bot (``random_bot.py``, with or without ``--mix``): every legal reply
+    equally likely, which in Kuhn is bet or check, call or fold, one half each."""
+    return F(1, 2)
 
 
 def bot_table(table):
@@ -147,6 +154,20 @@ def position_values(policies):
             for pos in range(n):
                 total[pos] += prob * pay[pos] / len(deals)
     return total
+
+
+def duplicate_values(policies):
+    """Each bot's exact expected result per hand in a duplicate tournament of these bots
+    (``{name: policy}``, two or three of them): every deal set is played in every seating,
+    so whatever the button, each hand puts the bots in every order of positions equally
+    often."""
+    orders = list(itertools.permutations(policies))
+    values = {name: F(0) for name in policies}
+    for order in orders:  # order[pos]: the bot in that position
+        worth = position_values([policies[name] for name in order])
+        for pos, name in enumerate(order):
+            values[name] += worth[pos] / len(orders)
+    return values
 
 
 def best_response_value(policies, pos):
