@@ -74,6 +74,7 @@ def identical(tmp_path_factory, call_bot) -> dict[str, Path]:
     return {"plain": work / "plain", "duplicate": work / "duplicate"}
 
 
+@pytest.mark.slow  # two real tournaments, 3,400 hands
 def test_identical_bots_read_as_indistinguishable_not_hands_apart(identical):
     plain = json.loads((identical["plain"] / "standings.json").read_text())
     top = plain["bots"][0]
@@ -99,6 +100,7 @@ def test_identical_bots_read_as_indistinguishable_not_hands_apart(identical):
         assert '<td class="apart">indistinguishable</td>' in page
 
 
+@pytest.mark.slow  # two real tournaments, 3,400 hands
 def test_every_column_of_the_text_and_the_report_is_explained_once_under_the_table(identical):
     shown = pokerbots("standings", identical["plain"])
     head, _, legend = table_and_legend(shown.stdout)
