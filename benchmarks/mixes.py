@@ -2,8 +2,8 @@
 """What mixed replies do for the luck-adjusted figure, and what they cost.
 
     python benchmarks/mixes.py [--games kuhn,holdem-nl] [--rounds R] [--kuhn-hands N]
-                               [--holdem-hands N] [--jobs J] [--repeat K] [--seed S]
-                               [--keep DIR] [--no-cost]
+                               [--holdem-hands N] [--cost-rounds C] [--jobs J] [--repeat K]
+                               [--seed S] [--keep DIR] [--no-cost]
 
 For each game it plays real ``pokerbots tournament`` runs, duplicate, 3 players, the field of
 ``benchmarks/luck.py``: the bundled random and call bots and a third (Kuhn's 3-player
@@ -12,11 +12,12 @@ answering single actions, then the random and equilibrium bots answering with th
 (``--mix``; the call bot has nothing to mix). It prints side by side, for every bot, its
 raw standard error and its luck-adjusted one (from the store, by the standings' own ``units``
 and ``estimate``: one unit per deal set) and their ratio, against the goals: at most 0.4 on
-Kuhn and 0.5 on no-limit, for the mixing bots. With R deal sets a ratio is itself uncertain
-by about 1/sqrt(2R) (a sixth for 16).
+Kuhn and 0.5 on no-limit, for the mixing bots. With R deal sets (48 unless ``--rounds``
+says) a ratio is itself uncertain by about 1/sqrt(2R): a tenth for 48, a sixth for 16.
 
-Then the cost: the mixing tournament of each game played again with ``--no-adjust`` and with
-the adjustments, in turn, ``--repeat`` times, the best of each counting: wall time and CPU
+Then the cost: the mixing tournament of each game, with C deal sets (8 unless
+``--cost-rounds`` says), played with ``--no-adjust`` and with the adjustments, in turn,
+``--repeat`` times, the best of each counting: wall time and CPU
 time (the tournament's processes and their bots'), and their ratios (the goal: at most 1.5;
 on a machine others use too, the CPU ratio is the one to trust).
 """
@@ -48,11 +49,11 @@ def field(game: str, mix: bool) -> list[str]:
     return [f"random={RANDOM}{flag}", f"call={CALL}", third]
 
 
-def tournament(game: str, mix: bool, args, out: Path, adjust: bool = True) -> None:
+def tournament(game: str, mix: bool, args, out: Path, rounds: int, adjust: bool = True) -> None:
     hands = args.kuhn_hands if game == "kuhn" else args.holdem_hands
     command = [sys.executable, "-m", "pokerbots.server.cli.main", "tournament",
                *field(game, mix), "--game", game, "--duplicate", "--hands", str(hands),
-               "--rounds", str(args.rounds), "--seed", str(args.seed), "--out", str(out),
+               "--rounds", str(rounds), "--seed", str(args.seed), "--out", str(out),
                "--jobs", str(args.jobs), "--transcripts", "none"]
     if not adjust:
         command.append("--no-adjust")
@@ -86,7 +87,7 @@ def reduction(game: str, args, keep: Path) -> None:
     figures = {}
     for mix in (False, True):
         out = keep / f"{game}-{'mixes' if mix else 'single'}"
-        tournament(game, mix, args, out)
+        tournament(game, mix, args, out, args.rounds)
         figures[mix] = errors(out)
     print(f"  {'bot':8} {'units':>5}   {'single actions: raw se':>22} {'luck se':>9}"
           f" {'luck/raw':>8}   {'mixes: raw se':>13} {'luck se':>9} {'luck/raw':>8}")
@@ -106,10 +107,10 @@ def cost(game: str, args, keep: Path) -> None:
             out = keep / f"{game}-cost-{repeat}-{'adjust' if adjust else 'no-adjust'}"
             before = _children_cpu()
             start = time.perf_counter()
-            tournament(game, True, args, out, adjust=adjust)
+            tournament(game, True, args, out, args.cost_rounds, adjust=adjust)
             times[adjust].append((time.perf_counter() - start, _children_cpu() - before))
     (wall, cpu), (wall_plain, cpu_plain) = min(times[True]), min(times[False])
-    print(f"cost, duplicate 3-player {game} of mixing bots, {args.rounds} deal sets of"
+    print(f"cost, duplicate 3-player {game} of mixing bots, {args.cost_rounds} deal sets of"
           f" {hands:,} hands, --jobs {args.jobs}, best of {args.repeat}:")
     print(f"  --no-adjust:      {wall_plain:7.1f} s wall, {cpu_plain:7.1f} s CPU")
     print(f"  with adjustments: {wall:7.1f} s wall, {cpu:7.1f} s CPU")
@@ -126,7 +127,9 @@ def _children_cpu() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default="kuhn,holdem-nl")
-    parser.add_argument("--rounds", type=int, default=16, help="deal sets per tournament")
+    parser.add_argument("--rounds", type=int, default=48, help="deal sets per tournament")
+    parser.add_argument("--cost-rounds", type=int, default=8,
+                        help="deal sets per tournament of the cost runs")
     parser.add_argument("--kuhn-hands", type=int, default=1000)
     parser.add_argument("--holdem-hands", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)

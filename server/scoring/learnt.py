@@ -98,21 +98,21 @@ class LearntPlay:
         seen = self._states.get(state)
         return None if seen is None else seen.probabilities
 
-    def fold_chance(self, seat: int, street: int, strength: int) -> float:
+    def fold_chance(self, seat: int, street: int, level: int) -> float:
         """How often ``seat`` has folded when facing a bet on ``street`` with a hand of that
-        :func:`strength` (of all strengths while it has never faced one with it; 0 while it
-        has never faced one), in a game whose play is not learnt by state."""
-        folds = self._folds.get((seat, street, strength))
+        :func:`strength` ``level`` (of any strength while it has never faced one with it; 0
+        while it has never faced one), in a game whose play is not learnt by state."""
+        folds = self._folds.get((seat, street, level))
         if folds is None:
             folds = self._folds.get((seat, street, None))
         return 0.0 if folds is None else folds[2]
 
     def learn(self, state: tuple | None, seat: int, street: int, facing: bool,
-              choice: Choice, total: int, strength: int | None = None) -> None:
+              choice: Choice, total: int, level: int | None = None) -> None:
         """Learn one decision: ``choice`` (each action with its weight, out of ``total``) made
         by ``seat`` on ``street`` at the information state ``state`` (see :func:`state_key`;
-        None where the play is not learnt by state), facing a bet or not, with a hand of
-        that :func:`strength` (where the play is not learnt by state)."""
+        None where the play is not learnt by state), facing a bet or not, with a hand of that
+        :func:`strength` ``level`` (where the play is not learnt by state)."""
         if self.by_state:
             seen = self._states.get(state)
             if seen is None:
@@ -121,7 +121,7 @@ class LearntPlay:
                 self.changes += 1
         elif facing:
             folded = sum(weight for (word, _), weight in choice if word == "FOLD")
-            for key in ((seat, street, strength), (seat, street, None)):
+            for key in ((seat, street, level), (seat, street, None)):
                 folds = self._folds.get(key)
                 if folds is None:
                     folds = self._folds[key] = [Fraction(0), 0, 0.0]
@@ -154,8 +154,8 @@ class _Mean:
         for action, weight in choice:
             self.sums[action] = self.sums.get(action, Fraction(0)) + Fraction(weight, total)
         self.count += 1
-        mean = tuple((action, float(total / self.count))
-                     for action, total in sorted(self.sums.items()) if total)
+        mean = tuple((action, float(summed / self.count))
+                     for action, summed in sorted(self.sums.items()) if summed)
         if mean == self.probabilities:
             return False
         self.probabilities = mean
