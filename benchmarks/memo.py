@@ -1,16 +1,16 @@
 """What each memo table saves: the server's instructions per hand with it and without it.
 
 Run as ``python benchmarks/memo.py`` (valgrind needed; use the compiled build's python for the
-figures of docs/performance.md, "What each memo saves": ``--python <venv>/bin/python``).
+figures of docs/performance.md, "The caches": ``--python <venv>/bin/python``).
 
 Each run plays a 3-player match in-process with the match's own referee and logs (the real
-``prepare``, deferred as on one CPU) against check/call clients, under callgrind, with one
-memo table turned off (``POKERBOTS_MEMO_OFF``: it keeps nothing) or none. A hand's cost is
-(a match of N hands less a match of 1) ÷ (N - 1); a table's saving is its cost off less its
-cost on. The clients' work is the same in every run (they receive the same bytes), so the
-difference is the server's alone, and callgrind counts alike from run to run
-(``PYTHONHASHSEED`` and the paths are fixed; ``--check`` shows how alike), unlike a match of
-processes whose waits vary.
+``prepare``, deferred as on one CPU) against clients that check or call (and, in the third
+workload, fold or raise at random), under callgrind, with one memo table turned off
+(``POKERBOTS_MEMO_OFF``: it keeps nothing) or none. A hand's cost is (a match of N hands less
+a match of 1) ÷ (N - 1); a table's saving is its cost off less its cost on. The clients' work
+is the same in every run (they receive the same bytes), so the difference is the server's
+alone, and callgrind counts alike from run to run (``PYTHONHASHSEED`` and the paths are fixed;
+``--check`` shows how alike), unlike a match of processes whose waits vary.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ match.log.close(completed=True)
 
 def tables(python: str) -> dict[str, int]:
     """Every memo table the server makes, with its bound."""
-    code = ("import pokerbots.server.referee.render, pokerbots.server.hands.record, "
+    code = ("import pokerbots.server.referee.render, pokerbots.server.hands.encoding, "
             "pokerbots.server.scoring.equity, pokerbots.server.confine.sandbox, "
             "pokerbots.server.tournament.standings, pokerbots.server.service.site.ladder\n"
             "from pokerbots.protocol.memo import TABLES\n"

@@ -11,7 +11,7 @@ line every time, or a long match, from growing the server's memory: every key a 
 can come from outside.
 
 Each table is named where it is made, with its bound and why; the performance page lists what
-each saves (``docs/performance.md``, "What each memo saves"), measured by turning it off:
+each saves (``docs/performance.md``, "The caches"), measured by turning it off:
 ``POKERBOTS_MEMO_OFF=name,name`` (or ``all``) in the environment makes those tables keep
 nothing, for that measurement only.
 """

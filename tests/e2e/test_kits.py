@@ -1,10 +1,13 @@
 """``pokerbots new``: the kit of each language is written, built and played as a user would.
 
 The default run writes kits, checks the refusals, and plays the Python kit (no build) for a
-few hands with carried stacks. The slow tests build every kit with the machine's compiler and
-play it at the table shapes smoke does not deal: carried stacks with rebuys, a stack per seat,
-antes, ten players, and no POKERBOTS_GAME. Smoke and certify in every game are .ci/run's (it
-writes, builds, smokes and certifies every kit, with a JUnit report each).
+few hands with carried stacks. The slow tests build every kit once with the machine's compiler,
+play each at one of the table shapes smoke does not deal (carried stacks with rebuys, a stack
+per seat, antes, ten players: each shape is played by a kit, each kit plays a shape), play
+every kit without POKERBOTS_GAME (nothing else does), and check each kit's seeded random
+numbers. Smoke and certify in every game are .ci/run's: it writes, builds, smokes and
+certifies every kit, with a JUnit report each, and certify's cases deal each kit carried
+stacks with a rebuy, antes with a stack per seat, every field of init_round and ten players.
 """
 
 from __future__ import annotations
@@ -46,6 +49,19 @@ def built(tmp_path: Path, lang: str) -> Path:
         assert result.returncode == 0, result.stdout + result.stderr
     entry = folder / kit.entry
     assert os.access(entry, os.X_OK)
+    return entry
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory):
+    """``kit(lang)``: the entry point of a new kit of ``lang``, built once for the module."""
+    entries: dict[str, Path] = {}
+
+    def entry(lang: str) -> Path:
+        if lang not in entries:
+            entries[lang] = built(tmp_path_factory.mktemp(f"kit-{lang}"), lang)
+        return entries[lang]
+
     return entry
 
 
@@ -132,15 +148,26 @@ SHAPES = [
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("number", range(max(len(SHAPES), len(LANGUAGES))),
+                         ids=lambda n: f"{LANGUAGES[n % len(LANGUAGES)]}-shape{n % len(SHAPES)}")
+def test_a_built_kit_plays_a_shape_smoke_does_not_deal(tmp_path, kit, number):
+    """Shape ``number`` by the kit ``number`` (each wrapped around): every shape is played
+    by a kit, every kit plays a shape."""
+    game, seats, options = SHAPES[number % len(SHAPES)]
+    entry = kit(LANGUAGES[number % len(LANGUAGES)])
+    bots = [entry if seat == "kit" else RANDOM for seat in seats.split()]
+    play(tmp_path, "-g", game, *bots, *options, "--hands", "60", "--seed", number)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_a_built_kit_plays_the_shapes_smoke_does_not_deal(tmp_path, lang):
-    entry = built(tmp_path, lang)
-    for number, (game, seats, options) in enumerate(SHAPES):
-        bots = [entry if seat == "kit" else RANDOM for seat in seats.split()]
-        play(tmp_path, "-g", game, *bots, *options, "--hands", "60", "--seed", number)
-    # Without POKERBOTS_GAME a kit learns the game from init_round's Game line.
-    play(tmp_path, "-g", "holdem-limit", f"env -u POKERBOTS_GAME {shlex.quote(str(entry))}", RANDOM,
-         "--hands", "20", "--stacks", "carry", "--stack", "50", "--ante", "2")
+def test_a_built_kit_learns_the_game_from_init_round_without_POKERBOTS_GAME(tmp_path, kit,
+                                                                             lang):
+    """The server always sets POKERBOTS_GAME (certify and smoke too); a kit started without
+    it reads the game from init_round's Game line."""
+    entry = kit(lang)
+    play(tmp_path, "-g", "holdem-limit", f"env -u POKERBOTS_GAME {shlex.quote(str(entry))}",
+         RANDOM, "--hands", "20", "--stacks", "carry", "--stack", "50", "--ante", "2")
 
 
 #: For each kit: a probe program (file name, text) that prints the seed its library reads from
@@ -173,13 +200,13 @@ SEED_PROBES = {
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_each_kits_library_seeds_random_numbers_from_the_seed_of_its_seat(tmp_path, lang):
+def test_each_kits_library_seeds_random_numbers_from_the_seed_of_its_seat(kit, lang):
     """A kit's bot that draws random numbers replays the same when it draws them as its
     README says: from the seed the server gives its seat (POKERBOTS_SEED)."""
     import random
     import sys
 
-    folder = built(tmp_path, lang).parent
+    folder = kit(lang).parent
     name, text, steps = SEED_PROBES[lang]
     if name is not None:
         (folder / name).write_text(text)

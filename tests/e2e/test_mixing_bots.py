@@ -7,7 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from processes import only_match_dir, pokerbots
+
+# Real matches in every game, a few seconds: the default run keeps the mixed replies' own
+# end-to-end match (tests/e2e/test_mixed_replies_e2e.py); these run with the slow tests.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "bots"

@@ -29,6 +29,8 @@ from service_site import BROKEN, EVIL_LABEL, EVIL_NAME, GOOD, Served, make_submi
 
 pytestmark = pytest.mark.slow
 
+ROOT = Path(__file__).resolve().parents[2]
+
 #: Short matches: the point is the service, not the poker.
 FAST = ("--hands", "40", "--every", "1h")
 
@@ -207,10 +209,10 @@ def test_a_tournament_stopped_by_sigterm_resumes_when_the_service_starts_again(t
     """Stopped with the service, it resumes at the next start; its process stopped alone
     (the service running), it resumes RETRY seconds later; resumed, it outlives the threads
     that started it (bursts of requests, idle periods longer than 10 s) and ends."""
-    submissions = make_submissions(tmp_path / "submissions", good=("call", "eq", "random"))
+    submissions = lasting_submissions(tmp_path / "submissions")
     data = tmp_path / "data"
     with Served(submissions, data, *LONG) as service:
-        service.settled(["call", "eq", "random"])
+        service.settled(list(THINKING))
         service.wait("tournament 1 playing its second match", lambda: any(
             m[0] == "done" for m in _matches(data)))
         started = time.monotonic()
@@ -222,10 +224,12 @@ def test_a_tournament_stopped_by_sigterm_resumes_when_the_service_starts_again(t
     played = [m for m in _matches(data) if m[0] == "done"]
     assert played and len(played) < 3
     assert not processes_mentioning(str(data / "bots")), "every bot ended"
+    restarted = time.time()
     with Served(submissions, data, *LONG) as again:
         (worker,) = again.wait("the tournament's process", lambda: processes_mentioning(
             "pokerbots.server.service.jobs.tournaments"))
-        time.sleep(2.0)  # its matches under way
+        again.wait("a match of tournament 1 under way again",
+                   lambda: _started_since(data, restarted))
         os.kill(worker, signal.SIGTERM)  # stopped by something else than the service
         again.wait("tournament 1 stopped", lambda: "its process was stopped" in again.log())
         assert _status(again, 1) == "interrupted"
@@ -252,6 +256,22 @@ def _matches(data: Path) -> list[tuple]:
         db.close()
 
 
+def _started_since(data: Path, since: float) -> bool:
+    """Whether a match of tournament 1 is running, started at ``since`` (time.time()) or
+    later."""
+    path = data / "tournaments" / "000001" / "results.sqlite"
+    if not path.exists():
+        return False
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT 1 FROM matches WHERE status = 'running' AND started >= ?",
+                          (since,)).fetchone() is not None
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
+
+
 def _tournament(data: Path, number: int) -> str:
     db = sqlite3.connect(data / "service.sqlite")
     try:
@@ -262,9 +282,23 @@ def _tournament(data: Path, number: int) -> str:
 
 # -- worker processes outlive the threads that started them ------------------------------
 
-#: About 13 s a match (Kuhn, call and equilibrium bots) on the 2-CPU CI machine: three
-#: matches make a tournament of about 40 s on one job, several of ``busy_until``'s quiet periods.
-LONG = ("--hands", "50000", "--jobs", "1", "--every", "1h")
+#: Bots that take their time (tests/programs/thinking_bot.py: 20 ms asleep at each decision),
+#: so that a tournament lasts without using the CPU: about 13 s a match of 250 Kuhn hands,
+#: three matches a tournament of about 40 s on one job, several of ``busy_until``'s quiet
+#: periods, however loaded the machine. (Three bots playing 50,000 hands a match took as long
+#: on a quiet machine, and kept both CPUs busy all along.)
+THINKING = ("think1", "think2", "think3")
+LONG = ("--hands", "250", "--jobs", "1", "--every", "1h")
+
+
+def lasting_submissions(folder: Path) -> Path:
+    """A submissions folder (make_submissions': the broken bot, those rejected) whose good
+    bots are the THINKING ones."""
+    submissions = make_submissions(folder, good=())
+    for name in THINKING:
+        (submissions / name).mkdir()
+        shutil.copy(ROOT / "tests" / "programs" / "thinking_bot.py", submissions / name / "bot.py")
+    return submissions
 #: Concurrent requests in a burst: anyio's thread limit, so that the site starts many worker
 #: threads at once, which trio retires after 10 idle seconds.
 BURST = 40
@@ -274,7 +308,7 @@ def burst(service: Served) -> None:
     """``BURST`` requests at once (pages and the API)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    paths = ["/", "/api/bots", "/api/tournaments", "/healthz", "/bots/call"]
+    paths = ["/", "/api/bots", "/api/tournaments", "/healthz", f"/bots/{THINKING[0]}"]
     with ThreadPoolExecutor(BURST) as pool:
         answers = list(pool.map(lambda n: service.get(paths[n % len(paths)]).status,
                                 range(BURST)))
@@ -285,19 +319,18 @@ def busy_until(service: Served, done, *, idle: float = 12.0, timeout: float = 40
     """Bursts of requests separated by ``idle`` seconds of quiet (longer than trio's 10 s
     before an idle thread exits) until ``done()`` returns something true; how many whole
     quiet periods passed before it did."""
-    deadline = time.monotonic() + timeout
-    quiet_periods = 0
-    while time.monotonic() < deadline:
-        burst(service)
-        quiet = time.monotonic() + idle
-        while time.monotonic() < quiet:
-            if done():
-                return quiet_periods
-            if service.process.poll() is not None:
-                raise AssertionError(f"the service exited:\n{service.log()}")
-            time.sleep(0.5)
-        quiet_periods += 1
-    raise AssertionError(f"not done within {timeout} s:\n{service.log()}")
+    bursts: list[float] = []  # when each burst ended
+
+    def done_or_burst() -> bool:
+        if bursts and done():
+            return True
+        if not bursts or time.monotonic() >= bursts[-1] + idle:
+            burst(service)
+            bursts.append(time.monotonic())
+        return False
+
+    service.wait("done between bursts of requests", done_or_burst, timeout)
+    return len(bursts) - 1
 
 
 def _status(service: Served, number: int) -> str | None:
@@ -311,10 +344,10 @@ def test_a_long_tournament_and_a_test_under_load_end_despite_idle_threads(tmp_pa
     """The stall seen in real runs: a worker asked the kernel for a signal when its parent
     *thread* exits (PR_SET_PDEATHSIG), and trio retires an idle thread after 10 s, so a
     tournament started from a thread that a burst of requests left idle stopped by itself."""
-    submissions = make_submissions(tmp_path / "submissions", good=("call", "eq", "random"))
+    submissions = lasting_submissions(tmp_path / "submissions")
     data = tmp_path / "data"
     with Served(submissions, data, *LONG) as service:
-        service.settled(["call", "eq", "random", "broken"])
+        service.settled([*THINKING, "broken"])
         service.wait("tournament 1 running", lambda: _status(service, 1) == "running")
         late = submissions / "late"
         late.mkdir()

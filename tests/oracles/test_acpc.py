@@ -26,14 +26,14 @@ from pokerbots.server.seats.relays import acpc
 
 import acpc_build
 import acpc_client
+import oracle_data
 from processes import only_match_dir, processes_mentioning
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "tests" / "support" / "acpc_client.py"
 RANDOM_BOT = str(ROOT / "bots" / "random_bot.py")
 CALL_BOT = str(ROOT / "bots" / "call_bot.py")
-reference = pytest.mark.skipif(acpc_build.missing() is not None,
-                               reason=acpc_build.missing() or "")
+reference = oracle_data.needs(acpc_build.missing())
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +61,8 @@ def summary_of(logs: Path) -> dict:
 # -- game definitions, cards, actions ------------------------------------------------------------
 
 
-@pytest.mark.skipif(not (acpc_build.ACPC / "kuhn.limit.3p.game").is_file(),
-                    reason="the ACPC's game files are not here (shared/perf/acpc)")
+@oracle_data.needs(None if (acpc_build.ACPC / "kuhn.limit.3p.game").is_file() else
+                   f"the ACPC's game files are not here ({acpc_build.ACPC})")
 @pytest.mark.parametrize("name, game", [
     ("kuhn.limit.3p.game", ("kuhn", 3, {})),
     ("holdem.nolimit.3p.game", ("holdem-nl", 3, {"small_blind": 50, "big_blind": 100,

@@ -59,6 +59,8 @@ the largest blind, ties going to its last player, which breaks the heads-up orde
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import random
 import warnings
 from collections import Counter
@@ -67,7 +69,13 @@ import eval7
 import pytest
 
 pokerkit = pytest.importorskip("pokerkit")
-from pokerkit import Automation, FixedLimitTexasHoldem, NoLimitTexasHoldem  # noqa: E402
+from pokerkit import (  # noqa: E402
+    Automation,
+    FixedLimitTexasHoldem,
+    NoLimitTexasHoldem,
+    StandardHighHand,
+)
+from pokerkit.utilities import Card  # noqa: E402
 
 from pokerbots.server.games import make_game  # noqa: E402
 from pokerbots.server.games.engine.betting import start_hand  # noqa: E402
@@ -381,10 +389,32 @@ def pk_street_index(pk) -> int:
     return pk.street_index if pk.street_index is not None else -1
 
 
+@contextlib.contextmanager
+def pokerkit_hands_remembered():
+    """PokerKit's best hand of some hole cards and a board, remembered while the block runs.
+
+    PokerKit evaluates every combination of five cards each time it asks who can still win
+    (when it kills hands and at every showdown), again and again for the same cards in a
+    hand: about 60% of these tests' time. Its answer depends on the cards alone, so it is
+    computed once per (hole, board), by PokerKit, and the same hand returned after that.
+    """
+    assert "from_game" not in vars(StandardHighHand)  # it is CombinationHand's
+    best = functools.lru_cache(maxsize=None)(StandardHighHand.from_game)
+
+    def from_game(cls, hole_cards, board_cards=()):
+        return best(tuple(Card.clean(hole_cards)), tuple(Card.clean(board_cards)))
+
+    StandardHighHand.from_game = classmethod(from_game)
+    try:
+        yield
+    finally:
+        del StandardHighHand.from_game
+
+
 def play_hands(seed: int, hands: int, *, limit_share: float = 0.25) -> Counter:
     rng = random.Random(seed)
     notes: Counter = Counter()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), pokerkit_hands_remembered():
         warnings.simplefilter("ignore")
         for _ in range(hands):
             n = rng.randint(2, 10)

@@ -3,7 +3,8 @@ the referee and the client library, to the recorded final stacks.
 
 The corpus lives outside the repository, in ``shared/corpus/phh`` beside the checkout (or
 beside a folder above it; see its SOURCES.txt); the corpus tests are skipped only when it is
-absent (the reader's own tests still run). ``expected.jsonl`` gives each hand's final stacks
+absent, saying where it was looked for, and fail then in CI (tests/support/oracle_data.py);
+the reader's own tests still run. ``expected.jsonl`` gives each hand's final stacks
 (computed by PokerKit 0.7.7).
 
 Every hand without a straddle is replayed: the table is made from the option texts a user
@@ -52,21 +53,13 @@ from pokerbots.server.cli.options import parse_game_options
 from pokerbots.server.referee.driver import play_local
 from pokerbots.server.referee.referee import Referee
 
+import oracle_data
 import phh
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _find_corpus() -> Path:
-    for folder in ROOT.parents:
-        if (folder / "shared" / "corpus" / "phh" / "expected.jsonl").is_file():
-            return folder / "shared" / "corpus" / "phh"
-    return ROOT.parent / "shared" / "corpus" / "phh"
-
-
-CORPUS = _find_corpus()
+CORPUS = oracle_data.shared("corpus/phh", "expected.jsonl")
 PRESENT = (CORPUS / "expected.jsonl").is_file()
-corpus = pytest.mark.skipif(not PRESENT, reason=f"PHH corpus not found at {CORPUS}")
+corpus = oracle_data.needs(None if PRESENT else f"the PHH corpus is not here ({CORPUS})")
 
 RANKS = "23456789TJQKA"
 DECK = [r + s for r in RANKS for s in "cdhs"]

@@ -299,11 +299,14 @@ REFERENCE = re.compile(
 
 
 def module_name(path: Path) -> str:
-    """The import name of a file of server/ or protocol/."""
+    """The import name of a file of server/ or protocol/ (server/api/ is ``pokerbots.api``,
+    as pyproject.toml's package-dir maps it: an installed copy has no other name for it)."""
     folder = path.relative_to(ROOT).parts[0]
     parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
+    if folder == "server" and parts[:1] == ["api"]:
+        return ".".join(["pokerbots", *parts])
     return ".".join(["pokerbots", folder, *parts])
 
 

@@ -291,3 +291,22 @@ def test_no_python_file_holds_html():
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if HTML_TAG.search(line)]
     assert found == []
+
+
+def test_every_package_folder_is_installed():
+    """``pip install .`` installs the packages pyproject.toml lists, and only those: a new
+    folder left out of the list works in the editable install and is missing from the real
+    one (its imports fail at the first use)."""
+    import pytest
+    tomllib = pytest.importorskip("tomllib", reason="tomllib (Python 3.11) reads pyproject.toml")
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+                 ["packages"])
+    found = set()
+    for folder, package in PACKAGES:
+        base = ROOT / folder
+        for init in base.rglob("__init__.py"):
+            parts = init.parent.relative_to(base).parts
+            if folder == "server" and parts[:1] == ("api",):
+                continue  # installed as pokerbots.api (PACKAGES)
+            found.add(".".join((package, *parts)))
+    assert sorted(found - listed) == []

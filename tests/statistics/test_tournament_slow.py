@@ -45,9 +45,10 @@ def played(out: Path) -> int:
 # -- honest intervals ------------------------------------------------------------------------
 
 
-def test_intervals_cover_the_exact_kuhn_value_about_95_percent_of_the_time(tmp_path):
-    """The 2-player equilibrium (alpha 1/5) against an always-call bot, duplicate: 150 deal
-    sets of 2 x 200 hands. Split into 25 groups of 6 deal sets, each group is a tournament of
+def test_intervals_cover_the_exact_kuhn_value_about_95_percent_of_the_time(tmp_path, call_bot):
+    """The 2-player equilibrium (alpha 1/5) against an always-call bot (call_bots: the C one,
+    300 bot processes started in a millisecond each), duplicate: 150 deal sets of 2 x 200
+    hands. Split into 25 groups of 6 deal sets, each group is a tournament of
     its own: its 95% interval must cover the exact value about 95% of the time, and its
     standard errors must match the spread of the groups' results (neither too narrow nor,
     as treating the seatings as independent would make them, too wide)."""
@@ -56,7 +57,7 @@ def test_intervals_cover_the_exact_kuhn_value_about_95_percent_of_the_time(tmp_p
              + position_values([caller, two_player(alpha)])[1]) / 2
     out = tmp_path / "t"
     result = subprocess.run(command(
-        "tournament", f"eq={EQUILIBRIUM} --alpha 1/5", f"call={CALL}", "--duplicate",
+        "tournament", f"eq={EQUILIBRIUM} --alpha 1/5", f"call={call_bot}", "--duplicate",
         "--hands", 200, "--rounds", 150, "--seed", 5, "--out", out, "--jobs", 2),
         capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr

@@ -1,10 +1,12 @@
 """The ACPC's own code as test oracles: the reference dealer, its always-call player and a log
 checker (tests/support/acpc_log_check.c), built from the dealer's C source in ``shared/perf/acpc``
-(beside the checkout or a folder above it; see shared/perf/README.md).
+(beside the checkout or a folder above it: :func:`oracle_data.shared`; see
+shared/perf/README.md).
 
 :func:`build` compiles them once into a folder named after a hash of the sources (the pytest
-cache keeps it between runs) and returns their paths; the tests that need them are skipped,
-saying why, when there is no C compiler or no ACPC source.
+cache keeps it between runs) and returns their paths; :func:`missing` says why they cannot be
+built here (no C compiler, no ACPC source), and the tests that need them pass that to
+:func:`oracle_data.need` (skipped saying why; failed in CI).
 """
 
 from __future__ import annotations
@@ -14,17 +16,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import oracle_data
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _find_perf() -> Path:
-    for folder in ROOT.parents:
-        if (folder / "shared" / "perf" / "acpc" / "game.c").is_file():
-            return folder / "shared" / "perf"
-    return ROOT.parent / "shared" / "perf"
-
-
-PERF = _find_perf()
+PERF = oracle_data.shared("perf", "acpc/game.c")
 ACPC = PERF / "acpc"
 SOURCES = [ACPC / name for name in ("game.c", "game.h", "rng.c", "rng.h", "net.c", "net.h",
                                     "dealer.c", "evalHandTables")]

@@ -15,6 +15,7 @@ from pokerbots.server.service.data.store import open_store
 from pokerbots.server.service.data.teams import add_team
 
 from service_site import Served
+from waiting import wait_for
 
 #: Uploads a team may make quickly here; archives above 256 KiB are refused.
 MAX_UPLOAD = 256 << 10
@@ -74,11 +75,13 @@ class Site:
     def upload_when_allowed(self, body: bytes, team: str = "alpha", **kwargs):
         """:meth:`upload`, again while the answer is the team's 429 (a site with a short
         interval: its last upload, accepted or refused, ended moments ago)."""
-        while True:
+        def allowed():
             status, headers, answer = self.upload(body, team, **kwargs)
-            if status != 429 or "last upload" not in answer.get("error", ""):
-                return status, headers, answer
-            time.sleep(QUICK)
+            if status == 429 and "last upload" in answer.get("error", ""):
+                return None
+            return status, headers, answer
+
+        return wait_for(f"{team}'s upload allowed", allowed, every=QUICK)
 
     def after_the_interval(self, team: str, interval: float = INTERVAL) -> None:
         """Wait until the team may upload again: ``interval`` seconds after its last upload

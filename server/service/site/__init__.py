@@ -1,6 +1,8 @@
 """The competition's web site: Starlette on hypercorn, pages from Jinja2 templates.
 
-``app``          the Starlette application: routes, log files, the JSON API
+``app``          the Starlette application, put together from ``routes`` (one module per
+                 kind of page: home, bots, tournaments, matches, the JSON API); ``shared``
+                 what every route shares, ``responses`` the site's own kinds of response
 ``pages``        what each page shows; ``chart`` the chart of results over the tournaments,
                  ``ladder`` the ranking over the last tournaments, ``replay`` a hand step by
                  step (all rendered by the templates in ``templates/``)

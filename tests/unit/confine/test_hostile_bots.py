@@ -297,7 +297,7 @@ def test_time_per_hand_keeps_a_steady_bot_alive(tmp_path, bots, clean):
     outcome, _, _ = play(tmp_path, bots, "slow --seconds 0.03", "good", hands=8,
                          time_bank=0.1, time_per_hand=0.1)
     assert outcome.fault is None
-    assert outcome.time_used[0] > 0.1 > outcome.time_used[1]
+    assert outcome.time_used[0] > 0.1  # beyond its bank, and still playing
 
 
 @pytest.mark.skipif(cgroup.memory_problem() is not None,

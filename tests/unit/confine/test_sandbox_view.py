@@ -105,21 +105,10 @@ def test_without_the_sandbox_the_snoop_finds_the_canary(planted):
     assert f"CANARY {tmp / 'other' / 'notes.txt'}" in text
 
 
-@pytest.fixture
-def c_bot(tmp_path):
-    if shutil.which("cc") is None:
-        pytest.skip("no C compiler (cc)")
-    folder = tmp_path / "c"
-    folder.mkdir()
-    subprocess.run(["cc", "-O2", "-std=c99", "-o", str(folder / "call_bot"),
-                    str(ROOT / "bots" / "c" / "call_bot.c")], check=True)
-    return folder / "call_bot"
-
-
-def test_python_c_and_shell_bots_play_sandboxed(tmp_path, c_bot):
+def test_python_c_and_shell_bots_play_sandboxed(tmp_path, c_call_bot):
     shell = ROOT / "bots" / "sh" / "call_bot.sh"
     result = pokerbots("run", "--sandbox", "--hands", 5, "--logs", tmp_path / "logs",
-                       CALL, c_bot, shell, timeout=120)
+                       CALL, c_call_bot, shell, timeout=120)
     assert result.returncode == 0, result.stderr
 
 

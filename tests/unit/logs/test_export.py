@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from pokerbots.server.cli.main import main
 
 import acpc_build
+import oracle_data
 import phh
 from processes import only_match_dir
 
@@ -138,9 +139,7 @@ def test_heads_up_blinds_are_listed_reversed(matches):
 
 @pytest.fixture(scope="module")
 def log_check(request, tmp_path_factory) -> Path:
-    why = acpc_build.missing()
-    if why:
-        pytest.skip(why)
+    oracle_data.need(acpc_build.missing())
     return acpc_build.build_for(request.config, tmp_path_factory)["acpc_log_check"]
 
 

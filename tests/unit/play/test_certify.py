@@ -1,18 +1,25 @@
 """pokerbots certify: the bundled bots pass every case (and a bot that checks and calls meets
 every case's situation), each planted-bug bot fails exactly the case that names its bug, the
-JUnit report is written, and the exit codes are those of the Exit table."""
+JUnit report is written, and the exit codes are those of the Exit table.
+
+The command is played end to end (the bot and the scripted opponents as processes) on Kuhn's
+cases in the default run and on a case of each other game in the slow run; the whole table of
+cases is checked in-process (tests/support/certify_local.py) in the slow run. .ci/run certifies
+every bundled bot and every kit with the command, every case of every game."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
+import importlib.util
+import random
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
+from pokerbots.protocol.client import Client
 from pokerbots.server.play.certify import cases_for
 
+import certify_local
+from certify_bots import planted, steady
 from certifying import LINE, ROOT, certify, outcomes
 
 PLANTED = ROOT / "tests" / "programs" / "certify_bots" / "planted.py"
@@ -100,67 +107,85 @@ def test_list_names_every_case_of_every_game():
     assert "holdem-limit: heads-up, 3 players" in proc.stdout and "raise cap" in proc.stdout
 
 
+# -- the case table, in-process -------------------------------------------------------------
+# The cases of every game played on the referee with client-library seats (certify_local): what
+# these tests check is the table (each case's situation reached, each planted bug caught by its
+# case and no other), not the processes. The command plays every bundled bot and every kit with
+# processes in .ci/run, and a case of each game below.
+
+ALL_GAMES = ("kuhn", "holdem-nl", "holdem-limit", "leduc")
+
+
+def verdicts(games, bot) -> dict[tuple[str, str], str]:
+    """(game, case) -> PASS, SKIP, FAIL or ERROR: every case of ``games`` played in-process
+    with ``bot()`` (a new Client) in the bot's seat."""
+    return {(case.game, case.name): certify_local.verdict(case, bot)
+            for game in games for case in cases_for(game)}
+
+
+def bundled(name: str):
+    """The module of bots/NAME.py, imported."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bots" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("bot", ["bots/random_bot.py", "bots/call_bot.py"])
-def test_the_bundled_bots_pass_every_case_of_every_game(bot, tmp_path):
-    proc = certify(bot, "--junit-xml", str(tmp_path / "c.xml"))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    seen = outcomes(proc.stdout)
+@pytest.mark.parametrize("bot", ["random_bot", "call_bot"])
+def test_the_bundled_bots_pass_every_case_of_every_game(bot):
+    module = bundled(bot)
+    if bot == "random_bot":
+        seen = verdicts(ALL_GAMES, lambda: Client(module.RandomBot(random.Random(1))))
+    else:
+        seen = verdicts(ALL_GAMES, lambda: Client(module.decide))
     assert set(seen.values()) <= {"PASS", "SKIP"}  # SKIP: not reached (a random bet went around)
-    assert len(seen) == sum(len(cases_for(g)) for g in ("kuhn", "holdem-nl", "holdem-limit",
-                                                         "leduc"))
-    if bot.endswith("call_bot.py"):  # checking and calling meets every situation
-        assert "not reached" not in proc.stdout
+    if bot == "call_bot":  # checking and calling meets every situation
+        assert "SKIP" not in seen.values(), seen
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("bug", list(PLANTED_GAMES))
 def test_each_planted_bug_fails_exactly_its_case(bug):
-    args = [arg for game in PLANTED_GAMES[bug] for arg in ("--game", game)]
-    proc = certify(f"{PLANTED} {bug}", *args)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    seen = outcomes(proc.stdout)
+    seen = verdicts(PLANTED_GAMES[bug], lambda: planted.PlantedClient(planted.Planted(bug)))
     failed = {key for key, word in seen.items() if word != "PASS"}
-    assert failed == {(game, bug) for game in PLANTED_GAMES[bug]}, proc.stdout
-    assert len(seen) == sum(len(cases_for(g)) for g in PLANTED_GAMES[bug])
+    assert failed == {(game, bug) for game in PLANTED_GAMES[bug]}, seen
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mode", ["fold", "raise", "shove"])
+@pytest.mark.parametrize("mode", steady.MODES)
 def test_the_scripted_seats_steer_whatever_legal_reply_the_bot_gives(mode):
     # Folding, raising as little or as much as allowed at every decision: no scripted seat
     # fails, and a bot that never bets (it folds or checks) meets every situation.
-    proc = certify(f"{STEADY} {mode}")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert set(outcomes(proc.stdout).values()) <= {"PASS", "SKIP"}  # SKIP: not reached
+    seen = verdicts(ALL_GAMES, lambda: Client(steady.decide(mode)))
+    assert set(seen.values()) <= {"PASS", "SKIP"}, seen  # SKIP: not reached
     if mode == "fold":
-        assert "not reached" not in proc.stdout
+        assert "SKIP" not in seen.values(), seen
 
 
-@pytest.fixture(scope="module")
-def c_bot(tmp_path_factory) -> Path:
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None or shutil.which("make") is None:
-        pytest.skip("no C compiler or no make on PATH: cannot build bots/c/call_bot.c")
-    build = tmp_path_factory.mktemp("cbot")
-    for name in ("call_bot.c", "Makefile"):
-        shutil.copy(ROOT / "bots" / "c" / name, build / name)
-    result = subprocess.run(["make", "-C", str(build), f"CC={cc}"], capture_output=True,
-                            timeout=120)
-    assert result.returncode == 0, result.stderr.decode() + result.stdout.decode()
-    return build / "call_bot"
+# -- the command end to end, a case of each game ----------------------------------------------
+
+#: For each game but Kuhn (the default run certifies Kuhn): a planted bug, and a case that the
+#: planted bot passes, played by the command with the bot and its scripted opponents as
+#: processes.
+END_TO_END = {
+    "leduc": ("raise cap", "heads-up"),
+    "holdem-nl": ("carry with a rebuy", "end of round while waiting"),
+    "holdem-limit": ("three side pots", "antes and per-seat stacks"),
+}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("language", ["c", "sh"])
-def test_the_c_and_shell_bots_pass_every_case_of_the_games_they_play(language, request):
-    bot = request.getfixturevalue("c_bot") if language == "c" else ROOT / "bots/sh/call_bot.sh"
-    proc = certify(str(bot))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    seen = outcomes(proc.stdout)
-    played = {game for game, _ in seen}
-    assert "kuhn" in played and set(seen.values()) == {"PASS"}
-    assert len(seen) == sum(len(cases_for(g)) for g in played)
+@pytest.mark.parametrize("game", list(END_TO_END))
+def test_a_case_of_each_game_fails_or_passes_end_to_end(game, tmp_path):
+    bug, passed = END_TO_END[game]
+    report = tmp_path / "certify.xml"
+    proc = certify(f"{PLANTED} {bug}", "--game", game, "--case", bug, "--case", passed,
+                   "--junit-xml", str(report))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert outcomes(proc.stdout) == {(game, bug): "FAIL", (game, passed): "PASS"}, proc.stdout
+    assert "Reproduce: pokerbots run" in proc.stdout
+    assert ET.parse(report).getroot().get("failures") == "1"
 
 
 def test_a_case_the_bots_own_play_went_around_is_reported_apart_from_the_passed(tmp_path):

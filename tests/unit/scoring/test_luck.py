@@ -307,16 +307,17 @@ def coverage(out: Path, name: str, value: Fraction,
 
 
 @pytest.mark.slow
-def test_luck_adjusted_intervals_cover_the_exact_two_player_kuhn_value(tmp_path):
+def test_luck_adjusted_intervals_cover_the_exact_two_player_kuhn_value(tmp_path, call_bot):
     """As the raw intervals' test (test_tournament_slow.py), but without --duplicate, where
     the deal's slope is learnt (in a duplicate Kuhn deal set the deal's correction cancels
     out: the interval is the raw one): the 2-player equilibrium (alpha 1/5) against an
-    always-call bot, 150 matches in 25 groups of 6 (each group holds each seat 3 times)."""
+    always-call bot (call_bots': the C one where it builds), 150 matches in 25 groups of 6
+    (each group holds each seat 3 times)."""
     alpha = Fraction(1, 5)
     value = (position_values([two_player(alpha), caller])[0]
              + position_values([caller, two_player(alpha)])[1]) / 2
     out = tmp_path / "t"
-    result = pokerbots("tournament", f"eq={KUHN2} --alpha 1/5", f"call={CALL}",
+    result = pokerbots("tournament", f"eq={KUHN2} --alpha 1/5", f"call={call_bot}",
                        "--hands", "200", "--rounds", "150", "--seed", "15", "--out", out,
                        "--jobs", "2", "--transcripts", "none", timeout=900)
     assert result.returncode == 0, result.stderr
@@ -329,7 +330,7 @@ def test_luck_adjusted_intervals_cover_the_exact_two_player_kuhn_value(tmp_path)
 
 
 @pytest.mark.slow
-def test_luck_adjusted_intervals_cover_the_exact_three_player_kuhn_values(tmp_path):
+def test_luck_adjusted_intervals_cover_the_exact_three_player_kuhn_values(tmp_path, call_bot):
     """Two members of the 3-player equilibrium family and an always-call bot, without
     --duplicate (a deal set's seating turns with its number), 198 hands (every seat holds
     the button equally often), 96 matches in 16 groups of 6 (each group sits every bot in
@@ -340,7 +341,7 @@ def test_luck_adjusted_intervals_cover_the_exact_three_player_kuhn_values(tmp_pa
     defaults = {"b11": 0, "b21": 0, "b23": 0, "b32": Fraction(1, 4), "c11": 0,
                 "c33": Fraction(1, 4), "c34": 0}
     policies = {"call": caller}
-    arguments = [f"call={CALL}"]
+    arguments = [f"call={call_bot}"]
     for name, member in members.items():
         policies[name] = three_player(**{**defaults, **member})
         flags = " ".join(f"--{k} {v}" for k, v in member.items())

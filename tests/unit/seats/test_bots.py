@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
-import shutil
 import subprocess
 import sys
 from fractions import Fraction
@@ -124,25 +123,10 @@ CALL_CASES = [("kuhn", 2, 0), ("kuhn", 6, 5), ("leduc", 3, 2), ("leduc", 10, 4),
               ("holdem-limit", 10, 9)]
 
 
-@pytest.fixture(scope="module")
-def c_bot(tmp_path_factory):
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None or shutil.which("make") is None:
-        pytest.skip("no C compiler or no make on PATH: cannot build bots/c/call_bot.c")
-    build = tmp_path_factory.mktemp("cbot")
-    for name in ("call_bot.c", "Makefile"):
-        shutil.copy(BOTS / "c" / name, build / name)
-    result = subprocess.run(["make", "-C", str(build), f"CC={cc}"], capture_output=True,
-                            timeout=120)
-    assert result.returncode == 0, result.stderr.decode() + result.stdout.decode()
-    assert b"warning" not in result.stderr
-    return build / "call_bot"
-
-
 @pytest.mark.parametrize("game, players, seat", CALL_CASES)
-def test_c_bot_replays_a_referee_transcript(c_bot, game, players, seat):
+def test_c_bot_replays_a_referee_transcript(c_call_bot, game, players, seat):
     sent, expected = call_transcript(game, players, seat, seed=players)
-    result = run_bot([str(c_bot)], sent, game=game)
+    result = run_bot([str(c_call_bot)], sent, game=game)
     assert result.returncode == 0, result.stderr.decode()
     assert result.stdout == expected
 

@@ -20,7 +20,7 @@ from pokerbots.server.cli.serve import parse_every
 from pokerbots.server.service.data import store, submissions
 from pokerbots.server.service.jobs.scheduler import Settings
 from pokerbots.server.service.site import chart, pages
-from pokerbots.server.service.site.app import log_file, log_files
+from pokerbots.server.service.site.routes.matches import log_file, log_files
 
 from waiting import wait_for
 
@@ -341,13 +341,12 @@ def test_ids_out_of_range_or_malformed_are_not_found_on_every_route(db, tmp_path
 #: A parent that starts its worker from a thread which exits once the worker runs (as trio's
 #: worker threads do after 10 idle seconds), says so, and waits to be killed.
 PARENT = """
-import os, subprocess, sys, threading, time
+import os, subprocess, sys, threading
 child = []
 def start():
     child.append(subprocess.Popen([sys.executable, "-c", sys.argv[1], str(os.getpid()),
-                                   sys.argv[2]]))
-    while not os.path.exists(sys.argv[2]):  # the worker watches its parent: end the thread
-        time.sleep(0.01)
+                                   sys.argv[2]], stdout=subprocess.PIPE))
+    child[0].stdout.readline()  # the worker watches its parent: end the thread
 thread = threading.Thread(target=start)
 thread.start()
 thread.join()
@@ -366,6 +365,7 @@ signal.signal(signal.SIGINT, got)
 die_with_parent(int(sys.argv[1]))
 open(sys.argv[2] + ".new", "w").write("watching")
 os.replace(sys.argv[2] + ".new", sys.argv[2])
+print("watching", flush=True)
 time.sleep(60)
 """
 

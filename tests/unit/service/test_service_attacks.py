@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tarfile
 import time
 from pathlib import Path
@@ -29,7 +30,8 @@ from pokerbots.server.service.data.teams import CLIENT_FAILURES, KEY_PAUSE
 from attacks import uploads as hostile
 from attacks import wrong_tokens
 from service_site import BOTS
-from upload_site import QUICK_OPTIONS, Site, served_site
+from upload_site import QUICK, QUICK_OPTIONS, Site, served_site
+from waiting import wait_for
 
 #: The most bytes of an answer to a refused upload.
 SHORT_ANSWER = 600
@@ -80,12 +82,13 @@ def refused_cheaply(site: Site, body: bytes, team: str, status: int, words: str,
     ``growth``, nothing written (no version, nothing in ``bots/``: the smoke tests of other
     versions may write meanwhile)."""
     before, versions = bots_of(site), versions_of(site)
-    while True:
+
+    def answered() -> hostile.Figures | None:  # None: a 429 (the interval after a refusal)
         figures = hostile.play(site.served.port, site.served.process.pid, body,
                                site.tokens[team], headers)
-        if figures.answer.status != 429:
-            break
-        time.sleep(0.05)  # the interval after this team's last refusal
+        return figures if figures.answer.status != 429 else None
+
+    figures = wait_for(f"{team}'s upload answered other than 429", answered, every=QUICK)
     answer = figures.answer
     assert (answer.status, words in answer.head.decode("utf-8", "replace")) == \
         (status, True), answer
@@ -102,8 +105,13 @@ def versions_of(site: Site) -> list[tuple]:
 
 
 def bots_of(site: Site) -> dict:
-    """What ``bots/`` of the data folder holds (the versions' folders)."""
-    return {path: found for path, found in site.tree().items() if path.startswith("bots")}
+    """What ``bots/`` of the data folder holds (the versions' folders), but the scheduler's
+    passing copies of the dropped folders it takes meanwhile (``bots/.incoming-*``); an
+    upload's own (``bots/.upload-*``) count. A folder by its kind alone: ``bots`` itself changes
+    time with those copies."""
+    return {path: found[:1] if stat.S_ISDIR(found[0]) else found
+            for path, found in site.tree().items()
+            if path.startswith("bots") and not path.startswith("bots/.incoming-")}
 
 
 def test_links_that_climb_out_are_refused_though_their_text_stays_inside(attacked):

@@ -322,6 +322,7 @@ def test_a_team_submits_and_waits_until_its_bot_is_admitted(site, tmp_path):
     site.after_the_interval("alpha")
     result = pokerbots("submit", broken, "--to", site.served.url, "--wait", env=env,
                        timeout=300)
+    site.uploaded["alpha"] = time.monotonic()  # at the latest
     assert result.returncode == 1, (result.stdout, result.stderr)
     assert "Version 2.0 is quarantined: kuhn 2p seat 0 seed 1: expected 'READY'" \
         in result.stdout

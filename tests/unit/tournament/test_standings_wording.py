@@ -4,7 +4,8 @@ sees is explained under the table, one line each, only the columns shown: in the
 ``pokerbots tournament`` and ``standings``, in ``report.html``, and in the live table.
 
 The tournaments are real (``pokerbots tournament`` with two copies of the check/call bot, the
-issue's own case); the live table is drawn from constructed rows, as the terminal draws it.
+issue's own case: the C one of call_bots where it builds, the same replies started at once);
+the live table is drawn from constructed rows, as the terminal draws it.
 """
 
 from __future__ import annotations
@@ -20,9 +21,6 @@ from pokerbots.server.tournament import standings, view
 from pokerbots.server.tournament.text import standings_text
 
 from processes import pokerbots
-
-ROOT = Path(__file__).resolve().parents[3]
-CALL = ROOT / "bots" / "call_bot.py"
 
 
 def table_and_legend(text: str) -> tuple[list[str], dict[str, list[str]], list[tuple[str, str]]]:
@@ -58,24 +56,25 @@ def html_table_and_legend(page: str, kind: str = "standings") -> tuple[list[str]
     return head, [html.unescape(h) for h in re.findall(r"<li><b>(.*?)</b>", legend)]
 
 
-def tournament(out: Path, *extra: str) -> dict:
-    result = pokerbots("tournament", f"a={CALL}", f"b={CALL}", "--out", out,
+def tournament(out: Path, call_bot: Path, *extra: str) -> dict:
+    result = pokerbots("tournament", f"a={call_bot}", f"b={call_bot}", "--out", out,
                        "--transcripts", "none", "--jobs", "2", *extra, timeout=120)
     assert result.returncode == 0, result.stderr
     return json.loads((out / "standings.json").read_text())
 
 
 @pytest.fixture(scope="module")
-def identical(tmp_path_factory) -> dict[str, Path]:
+def identical(tmp_path_factory, call_bot) -> dict[str, Path]:
     """Two copies of the check/call bot: three matches of 1,000 hands (their difference is
     the cards' luck alone), and a duplicate tournament (exactly 0 each)."""
     work = tmp_path_factory.mktemp("identical")
-    tournament(work / "plain", "--hands", "1000", "--rounds", "3", "--seed", "1")
-    tournament(work / "duplicate", "--hands", "200", "--rounds", "2", "--duplicate",
+    tournament(work / "plain", call_bot, "--hands", "1000", "--rounds", "3", "--seed", "1")
+    tournament(work / "duplicate", call_bot, "--hands", "200", "--rounds", "2", "--duplicate",
                "--seed", "3")
     return {"plain": work / "plain", "duplicate": work / "duplicate"}
 
 
+@pytest.mark.slow  # two real tournaments, 3,400 hands
 def test_identical_bots_read_as_indistinguishable_not_hands_apart(identical):
     plain = json.loads((identical["plain"] / "standings.json").read_text())
     top = plain["bots"][0]
@@ -101,6 +100,7 @@ def test_identical_bots_read_as_indistinguishable_not_hands_apart(identical):
         assert '<td class="apart">indistinguishable</td>' in page
 
 
+@pytest.mark.slow  # two real tournaments, 3,400 hands
 def test_every_column_of_the_text_and_the_report_is_explained_once_under_the_table(identical):
     shown = pokerbots("standings", identical["plain"])
     head, _, legend = table_and_legend(shown.stdout)
