@@ -3,7 +3,7 @@
 
     python benchmarks/mixes.py [--games kuhn,holdem-nl] [--rounds R] [--kuhn-hands N]
                                [--holdem-hands N] [--cost-rounds C] [--jobs J] [--repeat K]
-                               [--seed S] [--keep DIR] [--no-cost]
+                               [--seed S] [--keep DIR] [--no-cost] [--no-reduction]
 
 For each game it plays real ``pokerbots tournament`` runs, duplicate, 3 players, the field of
 ``benchmarks/luck.py``: the bundled random and call bots and a third (Kuhn's 3-player
@@ -137,12 +137,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", default=None, help="keep the tournaments in this folder")
     parser.add_argument("--no-cost", action="store_true", help="skip the cost runs")
+    parser.add_argument("--no-reduction", action="store_true",
+                        help="skip the standard errors' runs")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         keep = Path(args.keep or tmp)
         keep.mkdir(parents=True, exist_ok=True)
-        for game in args.games.split(","):
-            reduction(game, args, keep)
+        if not args.no_reduction:
+            for game in args.games.split(","):
+                reduction(game, args, keep)
         if not args.no_cost:
             for game in args.games.split(","):
                 cost(game, args, keep)
